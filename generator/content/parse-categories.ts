@@ -1,0 +1,58 @@
+// The category tree file: a YAML list of {slug, title, parent?}.
+
+import { isNode, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Category } from '../core/model.ts';
+import { asMapping, type FieldSource, problem, rejectUnknownKeys, requiredString } from './fields.ts';
+import type { Problem } from './problems.ts';
+import { parseYaml } from './yaml-text.ts';
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export interface ParsedCategory {
+  line: number;
+  category: Category;
+}
+
+export function parseCategoriesFile(raw: string, file: string, problems: Problem[]): ParsedCategory[] {
+  const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const before = problems.length;
+  const data = parseYaml(text, file, 1, problems);
+  if (problems.length > before) return [];
+  if (data === null || data === undefined) return [];
+  if (!Array.isArray(data)) {
+    problems.push({ file, line: 1, message: 'the category file must be a YAML list of categories' });
+    return [];
+  }
+  const lines = itemLines(text);
+  const out: ParsedCategory[] = [];
+  data.forEach((item, i) => {
+    const line = lines[i] ?? 1;
+    const map = asMapping(item);
+    if (map === null) {
+      problems.push({ file, line, message: 'each category must be a mapping with slug, title and optionally parent' });
+      return;
+    }
+    const src: FieldSource = { file, text, firstLine: 1, baseLine: line, data: map, problems };
+    rejectUnknownKeys(src, ['slug', 'title', 'parent']);
+    const slug = requiredString(src, 'slug');
+    if (slug !== null && !SLUG_PATTERN.test(slug)) {
+      problem(src, 'slug', `slug "${slug}" must be lowercase letters and digits, words joined by single hyphens`);
+    }
+    const title = requiredString(src, 'title');
+    let parent: string | null = null;
+    if (map.parent !== undefined && map.parent !== null) {
+      if (typeof map.parent === 'string' && map.parent !== '') parent = map.parent;
+      else problem(src, 'parent', '"parent" must be the slug of another category');
+    }
+    if (slug !== null && title !== null) out.push({ line, category: { slug, title, parent } });
+  });
+  return out;
+}
+
+/** 1-based line of each item of the top-level list (only needed for error locations). */
+function itemLines(text: string): number[] {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter });
+  if (!isSeq(doc.contents)) return [];
+  return doc.contents.items.map((node) => counter.linePos(isNode(node) ? (node.range?.[0] ?? 0) : 0).line);
+}

@@ -1,0 +1,76 @@
+// One entry file: YAML front matter, the entry's HTML, then optionally the footnotes' HTML.
+
+import { isIsoDate } from '../core/dates.ts';
+import { PERIOD_END, PERIOD_START } from '../core/files.ts';
+import type { Entry } from '../core/model.ts';
+import {
+  asMapping, count, type FieldSource, idList, lineOf, nullableTimestamp, problem, rejectUnknownKeys, timestamp,
+} from './fields.ts';
+import type { Problem } from './problems.ts';
+import { parseYaml } from './yaml-text.ts';
+
+export const FOOTNOTES_MARKER = '<!-- footnotes -->';
+const ENTRY_FIELDS = ['date', 'title', 'topics', 'annotationCount', 'lastAnnotationTime', 'lastModifiedTime'];
+
+export interface ParsedEntry {
+  file: string;
+  /** Lines of the `date` and `topics` keys, to locate cross-file problems. */
+  dateLine: number;
+  topicsLine: number;
+  /** The title given in the file, if any; the computed one otherwise. */
+  givenTitle: string | null;
+  entry: Omit<Entry, 'title'>;
+}
+
+export function parseEntryFile(raw: string, file: string, defaultModified: string, problems: Problem[]): ParsedEntry | null {
+  const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  if (!text.startsWith('---\n')) {
+    problems.push({ file, line: 1, message: 'an entry file must start with a "---" line opening its YAML front matter' });
+    return null;
+  }
+  const close = text.indexOf('\n---\n', 3);
+  const closeAtEnd = close === -1 && text.endsWith('\n---') ? text.length - 4 : close;
+  if (closeAtEnd === -1) {
+    problems.push({ file, line: 1, message: 'the YAML front matter is not closed by a "---" line' });
+    return null;
+  }
+  const yamlText = text.slice(4, closeAtEnd + 1);
+  const before = problems.length;
+  const data = asMapping(parseYaml(yamlText, file, 2, problems));
+  if (data === null) {
+    if (problems.length === before) problems.push({ file, line: 2, message: 'the front matter must be a YAML mapping (key: value lines)' });
+    return null;
+  }
+  const src: FieldSource = { file, text: yamlText, firstLine: 2, data, problems };
+  rejectUnknownKeys(src, ENTRY_FIELDS);
+
+  const date = data.date;
+  let validDate = '';
+  if (date === undefined) problems.push({ file, line: 1, message: 'missing required field "date"' });
+  else if (typeof date !== 'string' || !isIsoDate(date)) problem(src, 'date', `"date" must be a real calendar date written YYYY-MM-DD, not ${JSON.stringify(date)}`);
+  else if (date < PERIOD_START || date > PERIOD_END) problem(src, 'date', `date ${date} is outside the diary's period (${PERIOD_START} to ${PERIOD_END})`);
+  else validDate = date;
+
+  let givenTitle: string | null = null;
+  if (data.title !== undefined && data.title !== null) {
+    if (typeof data.title === 'string' && data.title.trim() !== '') givenTitle = data.title;
+    else problem(src, 'title', '"title" must be a non-empty string when given');
+  }
+
+  const body = text.slice(closeAtEnd + 5);
+  const marker = body.startsWith(FOOTNOTES_MARKER + '\n') || body === FOOTNOTES_MARKER ? 0 : body.indexOf('\n' + FOOTNOTES_MARKER);
+  const entryHTML = marker === -1 ? body : body.slice(0, marker);
+  const footnotesHTML = marker === -1 ? '' : body.slice(marker + FOOTNOTES_MARKER.length + (marker === 0 ? 0 : 1));
+
+  const entry: Omit<Entry, 'title'> = {
+    date: validDate,
+    entryHTML: entryHTML.trim(),
+    footnotesHTML: footnotesHTML.trim(),
+    annotationCount: count(src, 'annotationCount'),
+    lastAnnotationTime: nullableTimestamp(src, 'lastAnnotationTime'),
+    topicIds: idList(src, 'topics'),
+    lastModifiedTime: timestamp(src, 'lastModifiedTime', defaultModified),
+  };
+  if (validDate === '') return null;
+  return { file, dateLine: lineOf(src, 'date'), topicsLine: lineOf(src, 'topics'), givenTitle, entry };
+}

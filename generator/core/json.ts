@@ -1,0 +1,32 @@
+// The contract's JSON: two-space indentation, non-ASCII kept as is (JSON.stringify does both).
+// List pages are assembled from per-record fragments rendered once; the result is byte-identical
+// to JSON.stringify of the whole envelope (test/json.test.ts proves it).
+
+export function pretty(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+const ITEM_INDENT = '    ';
+
+/** A record pretty-printed as an element of the `results` array of a list envelope. */
+export function resultFragment(record: unknown): string {
+  return ITEM_INDENT + pretty(record).replaceAll('\n', '\n' + ITEM_INDENT);
+}
+
+export interface EnvelopeHead {
+  totalResults: number;
+  totalPages: number;
+  nextPageURL: string | null;
+  previousPageURL: string | null;
+}
+
+/** The list envelope around already rendered result fragments. */
+export function envelope(head: EnvelopeHead, fragments: readonly string[]): string {
+  const results = fragments.length === 0 ? '[]' : `[\n${fragments.join(',\n')}\n  ]`;
+  return (
+    `{\n  "totalResults": ${head.totalResults},\n  "totalPages": ${head.totalPages},\n` +
+    `  "nextPageURL": ${JSON.stringify(head.nextPageURL)},\n` +
+    `  "previousPageURL": ${JSON.stringify(head.previousPageURL)},\n` +
+    `  "results": ${results}\n}`
+  );
+}

@@ -1,0 +1,73 @@
+// The validated content model: plain records and the indexes derived from them.
+// Built by generator/content/model.ts; read by the renderers.
+
+import type { IsoDate, Timestamp, TopicKind } from './types.ts';
+
+export type TitleConvention = 'seed' | 'every-year';
+
+export interface SiteConfig {
+  /** `{base}`: origin of every apiURL and page link, without a trailing slash. */
+  apiOrigin: string;
+  /** `{site}`: origin of every webURL, without a trailing slash. */
+  siteOrigin: string;
+  pageSize: number;
+  titleConvention: TitleConvention;
+  /** Default lastModifiedTime of records whose file gives none. */
+  lastModifiedTime: Timestamp;
+}
+
+export interface Entry {
+  date: IsoDate;
+  title: string;
+  entryHTML: string;
+  footnotesHTML: string;
+  annotationCount: number;
+  lastAnnotationTime: Timestamp | null;
+  /** Ascending. */
+  topicIds: number[];
+  lastModifiedTime: Timestamp;
+}
+
+export interface Category {
+  slug: string;
+  title: string;
+  parent: string | null;
+}
+
+export interface Topic {
+  id: number;
+  title: string;
+  orderTitle: string;
+  kind: TopicKind;
+  wheatleyHTML: string;
+  tooltipText: string;
+  wikipediaURL: string | null;
+  thumbnailURL: string | null;
+  annotationCount: number;
+  lastAnnotationTime: Timestamp | null;
+  latitude: number | null;
+  longitude: number | null;
+  zoom: number | null;
+  shape: string;
+  /** Ascending by slug. */
+  categorySlugs: string[];
+  lastModifiedTime: Timestamp;
+}
+
+export interface Model {
+  config: SiteConfig;
+  /** Ascending by date. */
+  entries: Entry[];
+  /** Ascending by slug. */
+  categories: Category[];
+  /** Ascending by id. */
+  topics: Topic[];
+  /** Dates of the entries that mention each topic, ascending. */
+  topicEntries: Map<number, IsoDate[]>;
+  /** Ids of each category's topics, ascending. */
+  categoryTopics: Map<string, number[]>;
+  /** Slugs of each category's direct children, by title then slug. */
+  categoryChildren: Map<string, string[]>;
+  /** Slugs of each category's ancestors, top-level first. */
+  categoryAncestors: Map<string, string[]>;
+}
