@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // HTTP tests start servers on loopback ports of their own; files run in parallel workers.
+    pool: 'forks',
+  },
+});
