@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { build } from '../generator/build/build.ts';
+import { loadSiteConfig } from '../generator/content/config.ts';
+import { ContentError } from '../generator/content/problems.ts';
+import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+
+const run = promisify(execFile);
+const repo = join(import.meta.dirname, '..');
+const tsx = join(repo, 'node_modules', '.bin', 'tsx');
+
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory()) walk(path);
+      else out.set(path, readFileSync(join(dir, path), 'utf8'));
+    }
+  };
+  walk('');
+  return out;
+}
+
+const outDir = () => join(mkdtempSync(join(tmpdir(), 'pepys-out-')), 'public');
+
+describe('build', () => {
+  it('writes every pre-rendered answer', async () => {
+    const out = outDir();
+    const report = await build({ contentDir: writeContent(smallSite()), outDir: out, quiet: true, env: {} });
+    const files = tree(out);
+    expect(report.files).toBe(files.size);
+    for (const f of [
+      'api/v1/index.json', 'api/v1/entries/pages/1.json', 'api/v1/entries/1660-01-01.json',
+      'api/v1/entries/years/1660/pages/1.json', 'api/v1/entries/years/1669/pages/1.json',
+      'api/v1/entries/months/1660-01/pages/1.json', 'api/v1/entries/months/1669-05/pages/1.json',
+      'api/v1/categories/pages/1.json', 'api/v1/categories/servants.json', 'api/v1/topics/pages/1.json', 'api/v1/topics/2.json',
+    ]) expect(files.has(f), f).toBe(true);
+    // 10 years and 113 months of the period, one page each here.
+    expect([...files.keys()].filter((f) => f.includes('/years/')).length).toBe(10);
+    expect([...files.keys()].filter((f) => f.includes('/months/')).length).toBe(113);
+    expect(files.has('api/v1/entries/months/1669-06/pages/1.json')).toBe(false);
+    const jan = JSON.parse(files.get('api/v1/entries/months/1660-01/pages/1.json') as string) as { totalResults: number };
+    expect(jan.totalResults).toBe(2);
+  });
+
+  it('is byte-identical from the same content, whatever the time or the directory', async () => {
+    const a = outDir();
+    const b = outDir();
+    await build({ contentDir: writeContent(smallSite()), outDir: a, quiet: true, env: {} });
+    await new Promise((r) => setTimeout(r, 1100));
+    await build({ contentDir: writeContent(smallSite()), outDir: b, quiet: true, env: {} });
+    expect(tree(b)).toEqual(tree(a));
+  });
+
+  it('leaves the previous output untouched when the content is invalid', async () => {
+    const out = outDir();
+    const files = smallSite();
+    const dir = writeContent(files);
+    await build({ contentDir: dir, outDir: out, quiet: true, env: {} });
+    const before = tree(out);
+    writeFileSync(join(dir, 'entries', 'bad.html'), entryFile('1660-02-30'));
+    await expect(build({ contentDir: dir, outDir: out, quiet: true, env: {} })).rejects.toBeInstanceOf(ContentError);
+    expect(tree(out)).toEqual(before);
+    // No staging directory is left behind.
+    expect(readdirSync(join(out, '..'))).toEqual(['public']);
+  });
+
+  it('replaces the output as a whole: records removed from the content disappear', async () => {
+    const out = outDir();
+    const files = smallSite();
+    await build({ contentDir: writeContent(files), outDir: out, quiet: true, env: {} });
+    const { ['entries/1661/1661-01-20.html']: _removed, ...rest } = files;
+    await build({ contentDir: writeContent(rest), outDir: out, quiet: true, env: {} });
+    expect(existsSync(join(out, 'api/v1/entries/1661-01-20.json'))).toBe(false);
+    expect(existsSync(join(out, 'api/v1/entries/1660-01-01.json'))).toBe(true);
+  });
+
+  it('takes titles from the content over the computed ones, and honours the title convention', async () => {
+    const out = outDir();
+    const files = { ...smallSite(), 'entries/1660/1660-01-02.html': entryFile('1660-01-02', 'title: My own title\n') };
+    await build({ contentDir: writeContent(files), outDir: out, quiet: true, env: {}, overrides: { titleConvention: 'every-year' } });
+    const page = JSON.parse(readFileSync(join(out, 'api/v1/entries/pages/1.json'), 'utf8')) as { results: Array<{ title: string }> };
+    expect(page.results.map((r) => r.title)).toEqual(['Sunday 1 January 1659/60', 'My own title', 'Sunday 20 January 1660/61']);
+  });
+});
+
+describe('configuration', () => {
+  it('takes site.yaml, then $URL, then command-line overrides', () => {
+    const dir = writeContent(smallSite());
+    expect(loadSiteConfig(dir, {}, {}).apiOrigin).toBe('https://api.test');
+    expect(loadSiteConfig(dir, {}, { URL: 'https://deploy.netlify.app/' }).apiOrigin).toBe('https://deploy.netlify.app');
+    expect(loadSiteConfig(dir, { apiOrigin: 'http://127.0.0.1:9999' }, { URL: 'https://deploy.netlify.app' }).apiOrigin).toBe('http://127.0.0.1:9999');
+    expect(loadSiteConfig(dir, {}, {}).pageSize).toBe(50);
+    expect(() => loadSiteConfig(dir, {}, { URL: 'ftp://x' })).toThrow(/URL environment variable/);
+  });
+});
+
+describe('build command', () => {
+  it('prints progress, and nothing with --quiet', async () => {
+    const dir = writeContent(smallSite());
+    const loud = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', outDir()], { cwd: repo });
+    expect(loud.stderr).toMatch(/built .*: \d+ files, .* \(3 entries, 3 categories, 2 topics\)/);
+    const quiet = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', outDir(), '--quiet'], { cwd: repo });
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe('');
+  });
+
+  it('exits 1 naming file, line and reason of every problem, keeping the old output', async () => {
+    const dir = writeContent({ ...smallSite(), 'entries/bad.html': entryFile('1661-02-30'), 'topics/7.yaml': 'id: 7\ntitle: X\ncategories: [nope]\n' });
+    const out = outDir();
+    const err = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', out, '--quiet'], { cwd: repo }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in err && err.code).toBe(1);
+    expect(err.stderr).toContain(`${dir}/entries/bad.html:2: "date" must be a real calendar date`);
+    expect(err.stderr).toContain(`${dir}/topics/7.yaml:3: unknown category "nope"`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('rejects bad option values with a clear message', async () => {
+    const err = await run(tsx, ['generator/cli/build.ts', '--api-origin', 'nope'], { cwd: repo }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in err && err.code).toBe(2);
+    expect(err.stderr).toMatch(/--api-origin: "nope" is not an absolute URL/);
+  });
+});

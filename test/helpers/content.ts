@@ -1,0 +1,36 @@
+// Small content directories written to a temp dir, for tests.
+
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** Writes `files` (relative path → text) into a fresh temp directory and returns its path. */
+export function writeContent(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pepys-content-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+export function entryFile(date: string, frontMatter = '', body = `<p>Text of ${date}.</p>`): string {
+  return `---\ndate: ${date}\n${frontMatter}---\n${body}\n`;
+}
+
+/** A small valid site: three categories in three levels, two topics, three entries. */
+export function smallSite(): Record<string, string> {
+  return {
+    'site.yaml': 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\n',
+    'categories.yaml': [
+      '- slug: people', '  title: People',
+      '- slug: household', '  title: Household', '  parent: people',
+      '- slug: servants', '  title: Servants', '  parent: household', '',
+    ].join('\n'),
+    'topics/1.yaml': 'id: 1\ntitle: Jane\nkind: person\ncategories: [servants]\n',
+    'topics/2.yaml': 'id: 2\ntitle: Axe Yard\nkind: place\ncategories: [household]\n',
+    'entries/1660/1660-01-01.html': entryFile('1660-01-01', 'topics: [1, 2]\n'),
+    'entries/1660/1660-01-02.html': entryFile('1660-01-02', 'topics: [2]\n'),
+    'entries/1661/1661-01-20.html': entryFile('1661-01-20'),
+  };
+}

@@ -1,0 +1,34 @@
+// Builds a content directory for a loopback origin and serves it with the local server.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from '../../generator/build/build.ts';
+import { createApiServer } from '../../generator/server/server.ts';
+
+export interface LocalSite {
+  origin: string;
+  publicDir: string;
+  stop: () => Promise<void>;
+}
+
+/** Listens first (port 0), so that the site can be built for the origin it is served from. */
+export async function startLocalSite(contentDir: string): Promise<LocalSite> {
+  const dir = mkdtempSync(join(tmpdir(), 'pepys-public-'));
+  const publicDir = join(dir, 'public');
+  const server: Server = createApiServer({ publicDir });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await build({ contentDir, outDir: publicDir, quiet: true, overrides: { apiOrigin: origin }, env: {} });
+  return {
+    origin,
+    publicDir,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { loadContent } from '../generator/content/load.ts';
+import { ContentError, type Problem } from '../generator/content/problems.ts';
+import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+
+async function problemsOf(files: Record<string, string>): Promise<Problem[]> {
+  try {
+    await loadContent(writeContent(files));
+  } catch (err) {
+    if (err instanceof ContentError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+function expectProblem(problems: Problem[], file: string, line: number, message: RegExp): void {
+  const match = problems.find((p) => p.file === file && p.line === line && message.test(p.message));
+  expect(match, `expected ${file}:${line} ${message} in\n${problems.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n')}`).toBeDefined();
+}
+
+describe('content validation', () => {
+  it('accepts the small valid site and derives both directions of each relation', async () => {
+    const { model } = await loadContent(writeContent(smallSite()));
+    expect(model.entries.map((e) => e.date)).toEqual(['1660-01-01', '1660-01-02', '1661-01-20']);
+    expect(model.topicEntries.get(2)).toEqual(['1660-01-01', '1660-01-02']);
+    expect(model.categoryTopics.get('servants')).toEqual([1]);
+    expect(model.categoryAncestors.get('servants')).toEqual(['people', 'household']);
+  });
+
+  it('reports malformed YAML with its line', async () => {
+    const problems = await problemsOf({
+      ...smallSite(),
+      'topics/3.yaml': 'id: 3\ntitle: Broken\ncategories: [servants\n',
+      'entries/1660/1660-01-03.html': '---\ndate: 1660-01-03\ntopics: [1\n---\n<p>x</p>\n',
+    });
+    expect(problems.some((p) => p.file === 'topics/3.yaml' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
+    expect(problems.some((p) => p.file === 'entries/1660/1660-01-03.html' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
+  });
+
+  it('reports bad dates, dates outside the period and duplicate dates', async () => {
+    const problems = await problemsOf({
+      ...smallSite(),
+      'entries/a.html': entryFile('1661-02-30'),
+      'entries/b.html': entryFile('1659-12-31'),
+      'entries/c.html': entryFile('1669-06-01'),
+      'entries/d.html': '---\ntopics: []\ndate: 1660-01-02\n---\n<p>again</p>\n',
+      'entries/e.html': '---\ndate: yesterday\n---\n',
+    });
+    expectProblem(problems, 'entries/a.html', 2, /real calendar date/);
+    expectProblem(problems, 'entries/b.html', 2, /outside the diary's period/);
+    expectProblem(problems, 'entries/c.html', 2, /outside the diary's period/);
+    expectProblem(problems, 'entries/d.html', 3, /duplicate date 1660-01-02, also in entries\/1660\/1660-01-02.html/);
+    expectProblem(problems, 'entries/e.html', 2, /real calendar date/);
+  });
+
+  it('reports unknown topic and category references', async () => {
+    const problems = await problemsOf({
+      ...smallSite(),
+      'entries/1660/1660-01-05.html': entryFile('1660-01-05', 'title: A day\ntopics: [1, 99]\n'),
+      'topics/3.yaml': 'id: 3\ntitle: Lost\n\ncategories: [nowhere, servants]\n',
+    });
+    expectProblem(problems, 'entries/1660/1660-01-05.html', 4, /unknown topic 99/);
+    expectProblem(problems, 'topics/3.yaml', 4, /unknown category "nowhere"/);
+    expect(problems).toHaveLength(2);
+  });
+
+  it('reports duplicate topic ids and duplicate category slugs', async () => {
+    const site = smallSite();
+    const problems = await problemsOf({
+      ...site,
+      'topics/other.yaml': 'title: Jane again\nid: 1\n',
+      'categories.yaml': `${site['categories.yaml']}- slug: people\n  title: People again\n`,
+    });
+    expectProblem(problems, 'topics/other.yaml', 2, /duplicate topic id 1, also in topics\/1.yaml/);
+    expectProblem(problems, 'categories.yaml', 9, /duplicate category slug "people", first at line 1/);
+  });
+
+  it('reports cycles and trees deeper than three levels', async () => {
+    const problems = await problemsOf({
+      ...smallSite(),
+      'categories.yaml': [
+        '- slug: a', '  title: A', '  parent: b',
+        '- slug: b', '  title: B', '  parent: a',
+        '- slug: people', '  title: People',
+        '- slug: household', '  title: Household', '  parent: people',
+        '- slug: servants', '  title: Servants', '  parent: household',
+        '- slug: cooks', '  title: Cooks', '  parent: servants', '',
+      ].join('\n'),
+    });
+    expectProblem(problems, 'categories.yaml', 1, /"a" is in a cycle: a → b → a/);
+    expectProblem(problems, 'categories.yaml', 4, /"b" is in a cycle/);
+    expectProblem(problems, 'categories.yaml', 15, /"cooks" is at depth 4; the tree has at most 3 levels/);
+  });
+
+  it('reports wrong field types, unknown fields and missing fields', async () => {
+    const problems = await problemsOf({
+      ...smallSite(),
+      'topics/4.yaml': 'id: 4\ntitle: Odd\nkind: animal\nlatitude: north\ntitel: typo\n',
+      'topics/5.yaml': 'title: No id\n',
+      'entries/x.html': '---\ndate: 1660-02-01\nannotationCount: -1\nlastModifiedTime: 2024-01-01\n---\n',
+      'entries/y.html': '<p>no front matter</p>\n',
+    });
+    expectProblem(problems, 'topics/4.yaml', 3, /"kind" must be one of person, place, default/);
+    expectProblem(problems, 'topics/4.yaml', 4, /"latitude" must be a number/);
+    expectProblem(problems, 'topics/4.yaml', 5, /unknown field "titel"/);
+    expectProblem(problems, 'topics/5.yaml', 1, /missing required field "id"/);
+    expectProblem(problems, 'entries/x.html', 3, /"annotationCount" must be a whole number/);
+    expectProblem(problems, 'entries/x.html', 4, /"lastModifiedTime" must be a UTC timestamp/);
+    expectProblem(problems, 'entries/y.html', 1, /must start with a "---" line/);
+  });
+
+  it('reports every problem of every file in one run', async () => {
+    const problems = await problemsOf({
+      ...smallSite(),
+      'entries/a.html': entryFile('1661-02-30'),
+      'entries/b.html': entryFile('1660-01-09', 'topics: [77]\n'),
+      'topics/9.yaml': 'id: 9\ntitle: T\ncategories: [ghost]\n',
+      'categories.yaml': '- slug: Bad Slug\n  title: X\n',
+    });
+    const files = new Set(problems.map((p) => p.file));
+    expect(files).toEqual(new Set(['entries/a.html', 'entries/b.html', 'topics/9.yaml', 'categories.yaml', 'topics/1.yaml', 'topics/2.yaml']));
+  });
+
+  it('formats problems as file:line: reason', async () => {
+    const dir = writeContent({ ...smallSite(), 'entries/a.html': entryFile('1661-02-30') });
+    await expect(loadContent(dir)).rejects.toThrow(`${dir}/entries/a.html:2: "date" must be a real calendar date`);
+  });
+
+  it('reports a bad site.yaml', async () => {
+    const problems = await problemsOf({ ...smallSite(), 'site.yaml': 'apiOrigin: not a url\npageSize: 0\n' });
+    expectProblem(problems, 'site.yaml', 1, /apiOrigin/);
+    expectProblem(problems, 'site.yaml', 2, /pageSize/);
+  });
+});
