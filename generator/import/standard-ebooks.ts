@@ -1,0 +1,112 @@
+// The Standard Ebooks import, end to end: read the edition, decide each article's entry and each
+// note's entry, clean the markup, render the entry files and account for everything in a report.
+
+import { setAttr, serialize } from './xml.ts';
+import { daysBetween, FIRST_DAY, LAST_DAY } from './calendar.ts';
+import { readCorpus } from './corpus.ts';
+import { groupArticles } from './entries.ts';
+import { planNotes } from './notes.ts';
+import { cleanNodes, type CleanHooks } from './clean.ts';
+import { entryLinkRewriter, newLinkLog } from './links.ts';
+import { type Footnote, renderEntryFile } from './render.ts';
+import type { ImportReport } from './report.ts';
+import { ensureSiteFiles, readSiteOrigin, replaceEntries } from './write.ts';
+
+export interface ImportResult {
+  /** Entry files by path relative to `entries/`, e.g. `1660/1660-01-01.html`, ascending. */
+  files: Map<string, string>;
+  report: ImportReport;
+}
+
+/** Read the edition in `editionDir` and compute the entry files; writes nothing. */
+export function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportResult {
+  const corpus = readCorpus(editionDir);
+  const grouping = groupArticles(corpus.articles);
+  const notes = planNotes(corpus, grouping.entryOfArticle);
+
+  const entryOfArticleId = new Map<string, string>();
+  for (const article of corpus.articles) {
+    const date = grouping.entryOfArticle.get(article.index);
+    if (date !== undefined && article.id !== '' && !entryOfArticleId.has(article.id)) entryOfArticleId.set(article.id, date);
+  }
+
+  const linkLog = newLinkLog();
+  const imagesReplacedByText: ImportReport['imagesReplacedByText'] = [];
+  const files = new Map<string, string>();
+  for (const entry of grouping.entries) {
+    const hooks: CleanHooks = {
+      link: entryLinkRewriter({ siteOrigin, entryOfArticleId, noteHomes: notes.homes }, entry.date, linkLog),
+      imageReplaced: (src) => imagesReplacedByText.push({ date: entry.date, src }),
+    };
+    const body = entry.parts.map(({ date, article }) => {
+      // When the id won over a mistyped datetime, the markup is corrected to match the entry.
+      // datetime stays Gregorian: HTML defines it as a proleptic Gregorian date.
+      if (date?.conflict?.chosen === 'id') setAttr(date.time, 'datetime', date.gregorian);
+      return serialize(cleanNodes(article.element.children, hooks));
+    });
+    // Footnotes after the body: the body's first references set the noteref ids they link back to.
+    const footnotes: Footnote[] = (notes.footnotesByEntry.get(entry.date) ?? []).map((id) => ({
+      id,
+      html: serialize(cleanNodes(corpus.notes.get(id)?.children ?? [], hooks)),
+    }));
+    files.set(`${entry.date.slice(0, 4)}/${entry.date}.html`, renderEntryFile(entry.date, body, footnotes));
+  }
+
+  const withEntry = new Set(grouping.entries.map((e) => e.date));
+  const covered = new Set(grouping.multiDay.flatMap((m) => m.covers));
+  const allDays = daysBetween(FIRST_DAY, LAST_DAY);
+  const articleEntries: Record<string, string | null> = {};
+  for (const article of corpus.articles) {
+    articleEntries[`${article.chapter.file}#${article.id}`] = grouping.entryOfArticle.get(article.index) ?? null;
+  }
+  const attachedUndated = grouping.undated.filter((u) => u.attachedTo !== null).length;
+  // Every entry holds at least one dated article; the others in it created no entry.
+  const sharingDate = grouping.entries.reduce((n, e) => n + e.parts.filter((p) => p.date !== null).length - 1, 0);
+  const setAsideArticles = corpus.articles.length - grouping.entryOfArticle.size;
+
+  const report: ImportReport = {
+    source: 'standard-ebooks',
+    chaptersRead: corpus.chapters.length,
+    articlesRead: corpus.articles.length,
+    entriesWritten: files.size,
+    entryArithmetic:
+      `${corpus.articles.length} articles − ${setAsideArticles} set aside − ${attachedUndated} undated attached to the ` +
+      `next entry − ${sharingDate} sharing a date with an earlier article = ${files.size}`,
+    period: {
+      first: FIRST_DAY,
+      last: LAST_DAY,
+      days: allDays.length,
+      daysWithEntry: allDays.filter((d) => withEntry.has(d)).length,
+      daysCoveredByMultiDayEntries: allDays.filter((d) => !withEntry.has(d) && covered.has(d)),
+      daysWithoutText: allDays.filter((d) => !withEntry.has(d) && !covered.has(d)),
+    },
+    dates: {
+      undatedArticles: grouping.undated,
+      mergedDates: grouping.merged,
+      multiDayArticles: grouping.multiDay,
+      idDatetimeConflicts: grouping.conflicts,
+      outOfPeriod: grouping.outOfPeriod,
+    },
+    notes: {
+      inEndnotes: corpus.notes.size,
+      referencesInArticles: notes.refsInArticles,
+      attached: notes.homes.size,
+      repeatedReferences: notes.repeatedRefs,
+      missingNotes: notes.missingNotes,
+      setAside: notes.setAside,
+    },
+    links: linkLog,
+    imagesReplacedByText,
+    siteFilesCreated: [],
+    articleEntries,
+  };
+  return { files, report };
+}
+
+/** Import the edition into the content directory `outDir` (its `entries/` is replaced). */
+export function importStandardEbooks(editionDir: string, outDir: string): ImportReport {
+  const { files, report } = convertStandardEbooks(editionDir, readSiteOrigin(outDir));
+  replaceEntries(outDir, files);
+  report.siteFilesCreated = ensureSiteFiles(outDir);
+  return report;
+}
