@@ -1,7 +1,7 @@
 // The HTTP contract of ../shared/API.md, end to end, against any server: the local server
 // (test/http-local.test.ts) and Netlify's emulation (test/netlify-emulation.test.ts) run it alike.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
 
 export interface ContractTarget {
   /** Origin the site was built for and is served from, e.g. http://127.0.0.1:8888 */
@@ -14,6 +14,10 @@ export interface ContractOptions {
   stop: () => Promise<void>;
   /** Number of random ranges checked against the brute-force filter. */
   randomRanges?: number;
+  /** Per-test time limit in ms (a full-scale crawl needs more than the default). */
+  timeout?: number;
+  /** Defines more tests in the same suite, against the same running server. */
+  extra?: (get: (path: string, init?: RequestInit) => Promise<Response>) => void;
 }
 
 interface Envelope<T> {
@@ -80,6 +84,8 @@ export function defineContractTests(name: string, options: ContractOptions): voi
     afterAll(async () => {
       await options.stop();
     });
+    const it = (name: string, fn: () => unknown) => vitestIt(name, fn, options.timeout);
+    options.extra?.(get);
 
     it('answers the root at /api/v1, /api/v1/ and /api/v1.json', async () => {
       for (const path of ['/api/v1', '/api/v1/', '/api/v1.json']) {

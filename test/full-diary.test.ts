@@ -1,0 +1,86 @@
+// The whole diary at full scale: the Standard Ebooks edition through the importer, the full-scale
+// encyclopedia fixture, a build, and the HTTP contract end to end over every record.
+
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';
+import type { ImportReport } from '../generator/import/report.ts';
+import { writeEncyclopediaFixture, type FixtureSummary } from '../scripts/fixture-encyclopedia.ts';
+import { defineContractTests } from './contract/suite.ts';
+import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+
+const corpus = resolve(import.meta.dirname, '../../shared/corpus/standard-ebooks-pepys-diary');
+const available = existsSync(join(corpus, 'text'));
+
+if (!available && process.env.CI === 'true') {
+  it('has the corpus in CI', () => {
+    expect.fail(`CI must have ../shared beside the clone: ${corpus} is missing`);
+  });
+}
+if (!available) console.warn(`full-diary tests skipped: ${corpus} not found`);
+
+describe.skipIf(!available)('the whole diary', () => {
+  const contentDir = join(mkdtempSync(join(tmpdir(), 'pepys-diary-')), 'content');
+  let report: ImportReport;
+  let fixture: FixtureSummary;
+  let site: LocalSite | null = null;
+
+  beforeAll(() => {
+    report = importStandardEbooks(corpus, contentDir);
+    fixture = writeEncyclopediaFixture(contentDir);
+  }, 120_000);
+
+  defineContractTests('local server, whole diary with the full-scale encyclopedia', {
+    start: async () => {
+      site = await startLocalSite(contentDir);
+      return { origin: site.origin };
+    },
+    stop: async () => {
+      await site?.stop();
+    },
+    randomRanges: 300,
+    timeout: 300_000,
+    extra: (get) => {
+      it('publishes exactly the entries the import report justifies', async () => {
+        const { totalResults } = (await (await get('/api/v1/entries')).json()) as { totalResults: number };
+        expect(totalResults).toBe(report.entriesWritten);
+        const undated = report.dates.undatedArticles.length;
+        const merged = report.dates.mergedDates.reduce((n, m) => n + m.articleIds.length - 1, 0);
+        expect(report.entriesWritten).toBe(report.articlesRead - undated - merged);
+        expect(report.entriesWritten).toBeGreaterThan(3400);
+        expect(report.entriesWritten).toBeLessThanOrEqual(3439);
+        const assigned = Object.values(report.articleEntries);
+        expect(assigned.length).toBe(report.articlesRead);
+      });
+
+      it('publishes the full-scale encyclopedia', async () => {
+        const topics = (await (await get('/api/v1/topics')).json()) as { totalResults: number };
+        const categories = (await (await get('/api/v1/categories')).json()) as { totalResults: number };
+        expect(topics.totalResults).toBe(fixture.topics.person + fixture.topics.place + fixture.topics.default);
+        expect(categories.totalResults).toBe(fixture.categories);
+        expect(topics.totalResults).toBe(10_000);
+      });
+
+      it('titles entries in the diary calendar', async () => {
+        const titles: Record<string, string> = {
+          '1660-01-01': 'Sunday 1 January 1659/60',
+          '1660-03-24': 'Saturday 24 March 1659/60',
+          '1660-03-25': 'Sunday 25 March 1660',
+          '1665-09-03': 'Sunday 3 September 1665',
+          '1666-09-02': 'Sunday 2 September 1666',
+          '1669-05-31': 'Monday 31 May 1669',
+        };
+        for (const [date, title] of Object.entries(titles)) {
+          const entry = (await (await get(`/api/v1/entries/${date}`)).json()) as { title: string; entryHTML: string; footnotesHTML: string };
+          expect(entry.title, date).toBe(title);
+          expect(entry.entryHTML.length, date).toBeGreaterThan(0);
+        }
+        const first = (await (await get('/api/v1/entries/1660-01-01')).json()) as { entryHTML: string; footnotesHTML: string };
+        expect(first.entryHTML).not.toMatch(/epub:|endnotes\.xhtml/);
+        expect(first.footnotesHTML).toContain('<li id="note-');
+      });
+    },
+  });
+});
