@@ -1,5 +1,6 @@
 // The model to every pre-rendered answer: path → bytes. Each record's JSON is rendered once and
-// its fragment reused in every list page that holds it.
+// its fragment reused in every list page that holds it. Given a RenderMemo (the watch mode), a
+// body whose inputs did not change since the last render is reused instead of rendered again.
 
 import { monthEnd, pad2 } from '../core/dates.ts';
 import {
@@ -14,6 +15,8 @@ import {
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
+import { netlifyFiles } from './netlify-rules.ts';
+import type { RenderMemo } from './render-memo.ts';
 
 export interface OutputFile {
   /** Relative to the output directory, `/`-separated. */
@@ -21,19 +24,38 @@ export interface OutputFile {
   body: string;
 }
 
+/**
+ * Renders a body, or reuses the memo's when the record and the extras it is rendered from are
+ * unchanged (see render-memo.ts). Without a memo, simply renders.
+ */
+type Cache<K, V = string> = (key: K, record: object, extras: readonly unknown[], render: () => V) => V;
+
+function cacheOf<K, V = string>(memo: RenderMemo | undefined, name: string): Cache<K, V> {
+  if (memo === undefined) return (_key, _record, _extras, render) => render();
+  const table = memo.table<K, V>(name);
+  return (key, record, extras, render) => table.get(key, record, extras, render);
+}
+
+const NO_RECORD = {};
+
 /** Every page of one list, planned by `plan(page)`; `file(page)` names each. */
-function allPages(
+function* allPages(
   listURL: string,
   fragments: readonly string[],
   pageSize: number,
   plan: (page: number) => PagePlan,
   file: (page: number) => string,
-  out: OutputFile[],
-): void {
+  cache: Cache<string>,
+): Generator<OutputFile> {
   const first = plan(1);
   for (let page = 1; page <= first.totalPages; page++) {
     const p = page === 1 ? first : plan(page);
-    out.push({ path: file(page), body: renderPage(listURL, fragments, pageSize, p) });
+    const path = file(page);
+    // A page is a function of its head and of the fragments it holds.
+    const from = p.from + (page - 1) * pageSize;
+    const held = fragments.slice(from, Math.min(p.from + p.total, from + pageSize));
+    const extras = [listURL, p.total, p.totalPages, p.page, p.filters.start, p.filters.end, held];
+    yield { path, body: cache(path, NO_RECORD, extras, () => renderPage(listURL, fragments, pageSize, p)) };
   }
 }
 
@@ -42,42 +64,85 @@ function planned(result: ReturnType<typeof planPlainList>): PagePlan {
   return result.plan;
 }
 
-export function renderSite(model: Model): OutputFile[] {
+/** The records, the lists and the site index, one file at a time. */
+function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<OutputFile> {
   const { config } = model;
   const o: Origins = { apiOrigin: config.apiOrigin, siteOrigin: config.siteOrigin };
   const size = config.pageSize;
-  const out: OutputFile[] = [{ path: ROOT_FILE, body: pretty(root(o.apiOrigin)) }];
+  memo?.begin([o.apiOrigin, o.siteOrigin, size]);
+  const pages = cacheOf<string>(memo, 'pages');
+  yield { path: ROOT_FILE, body: pretty(root(o.apiOrigin)) };
   const url = (c: Collection) => collectionURL(o.apiOrigin, c);
 
   // Entries: details, then the unfiltered list, each year's and each month's list.
   const dates: IsoDate[] = model.entries.map((e) => e.date);
-  const entryFragments = model.entries.map((e) => resultFragment(entryItem(o, e)));
-  for (const e of model.entries) out.push({ path: detailFile('entries', e.date), body: pretty(entryDetail(o, e)) });
-  allPages(url('entries'), entryFragments, size, (page) => planned(planPlainList(dates.length, size, { page: String(page) })),
-    (page) => listPageFile('entries', page), out);
+  // An entry's item reads only these three fields (EntrySummary), its detail the whole entry.
+  const entryItems = cacheOf<IsoDate>(memo, 'entry-items');
+  const entryFragments = model.entries.map((e) =>
+    entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => resultFragment(entryItem(o, e))));
+  const entryDetails = cacheOf<IsoDate>(memo, 'entry-details');
+  for (const e of model.entries) {
+    yield { path: detailFile('entries', e.date), body: entryDetails(e.date, e, [], () => pretty(entryDetail(o, e))) };
+  }
+  yield* allPages(url('entries'), entryFragments, size, (page) => planned(planPlainList(dates.length, size, { page: String(page) })),
+    (page) => listPageFile('entries', page), pages);
   for (const year of PERIOD_YEARS) {
     const range = { start: `${year}-01-01`, end: `${year}-12-31` };
-    allPages(url('entries'), entryFragments, size, (page) => planned(planEntryList(dates, size, { ...range, page: String(page) })),
-      (page) => yearPageFile(year, page), out);
+    yield* allPages(url('entries'), entryFragments, size, (page) => planned(planEntryList(dates, size, { ...range, page: String(page) })),
+      (page) => yearPageFile(year, page), pages);
   }
   for (const { year, month } of periodMonths()) {
     const range = { start: `${year}-${pad2(month)}-01`, end: monthEnd(year, month) };
-    allPages(url('entries'), entryFragments, size, (page) => planned(planEntryList(dates, size, { ...range, page: String(page) })),
-      (page) => monthPageFile(`${year}-${pad2(month)}`, page), out);
+    yield* allPages(url('entries'), entryFragments, size, (page) => planned(planEntryList(dates, size, { ...range, page: String(page) })),
+      (page) => monthPageFile(`${year}-${pad2(month)}`, page), pages);
   }
 
-  // Categories, by slug.
-  const categoryFragments = model.categories.map((c) => resultFragment(categoryItem(o, model, c)));
-  for (const c of model.categories) out.push({ path: detailFile('categories', c.slug), body: pretty(categoryDetail(o, model, c)) });
-  allPages(url('categories'), categoryFragments, size, (page) => planned(planPlainList(model.categories.length, size, { page: String(page) })),
-    (page) => listPageFile('categories', page), out);
+  // Categories, by slug. Both records read the category and its place in the tree.
+  const related = (slug: string) =>
+    [model.categoryAncestors.get(slug), model.categoryTopics.get(slug), model.categoryChildren.get(slug)];
+  const categoryItems = cacheOf<string>(memo, 'category-items');
+  const categoryFragments = model.categories.map((c) =>
+    categoryItems(c.slug, c, related(c.slug), () => resultFragment(categoryItem(o, model, c))));
+  const categoryDetails = cacheOf<string>(memo, 'category-details');
+  for (const c of model.categories) {
+    const body = categoryDetails(c.slug, c, related(c.slug), () => pretty(categoryDetail(o, model, c)));
+    yield { path: detailFile('categories', c.slug), body };
+  }
+  yield* allPages(url('categories'), categoryFragments, size, (page) => planned(planPlainList(model.categories.length, size, { page: String(page) })),
+    (page) => listPageFile('categories', page), pages);
 
-  // Topics, by id.
-  const topicFragments = model.topics.map((t) => resultFragment(topicItem(o, t)));
-  for (const t of model.topics) out.push({ path: detailFile('topics', String(t.id)), body: pretty(topicDetail(o, model, t)) });
-  allPages(url('topics'), topicFragments, size, (page) => planned(planPlainList(model.topics.length, size, { page: String(page) })),
-    (page) => listPageFile('topics', page), out);
+  // Topics, by id. The detail also reads the entries that mention the topic.
+  const topicItems = cacheOf<number>(memo, 'topic-items');
+  const topicFragments = model.topics.map((t) => topicItems(t.id, t, [], () => resultFragment(topicItem(o, t))));
+  const topicDetails = cacheOf<number>(memo, 'topic-details');
+  for (const t of model.topics) {
+    const body = topicDetails(t.id, t, [model.topicEntries.get(t.id)], () => pretty(topicDetail(o, model, t)));
+    yield { path: detailFile('topics', String(t.id)), body };
+  }
+  yield* allPages(url('topics'), topicFragments, size, (page) => planned(planPlainList(model.topics.length, size, { page: String(page) })),
+    (page) => listPageFile('topics', page), pages);
 
-  out.push({ path: SITE_INDEX_FILE, body: JSON.stringify(siteIndexFile(model)) });
-  return out;
+  // The site index reads the entries' item fields (as their fragments do), the slugs and the ids.
+  const siteIndex = cacheOf<string>(memo, 'site-index');
+  const indexInputs = [entryFragments, model.categories.map((c) => c.slug), model.topics.map((t) => t.id)];
+  yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => JSON.stringify(siteIndexFile(model))) };
+}
+
+/**
+ * Every file of the site, one at a time: a caller that writes each as it comes never holds the
+ * whole site in memory (the cold build); one that keeps them all can (renderSite).
+ */
+export function* renderFiles(model: Model, memo?: RenderMemo): Generator<OutputFile> {
+  const paths: string[] = [];
+  for (const f of renderRecords(model, memo)) {
+    paths.push(f.path);
+    yield f;
+  }
+  // Files made from the paths of all the others.
+  const fromPaths = cacheOf<string, OutputFile[]>(memo, 'from-paths');
+  yield* fromPaths('netlify', NO_RECORD, [paths], () => netlifyFiles(paths.map((path) => ({ path }))));
+}
+
+export function renderSite(model: Model, memo?: RenderMemo): OutputFile[] {
+  return [...renderFiles(model, memo)];
 }

@@ -1,64 +1,98 @@
-// Puts a rendered site on disk atomically: everything is written into a staging directory beside
-// the output, which then replaces the output with two renames. A failure before the swap leaves
-// the previous output exactly as it was.
+// Puts a rendered site on disk atomically. Everything is written into a staging directory beside
+// the output, which then replaces the output:
+// - a plain output directory (the default) is replaced with two renames: the old tree is moved
+//   aside, the new one moved in. A failure before the swap leaves the previous output exactly as
+//   it was; between the two renames (microseconds) the output path does not exist.
+// - an output that is a symlink to a generation (what the watch mode makes, see generations.ts)
+//   is replaced with one rename of a new symlink over the old one: every reader resolves the path
+//   either to the whole old tree or to the whole new one.
+// The old tree is then removed in the background (see trash.ts), so that the build does not wait
+// for thousands of deletions.
 
-import { mkdirSync, renameSync, rmSync, existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import type { OutputFile } from './render-site.ts';
+import { discard, sweepTrash } from './trash.ts';
 
 export interface WriteStats {
   files: number;
   bytes: number;
 }
 
-/** Writes files under `dir` (which must exist), `concurrency` at a time. */
-export async function writeFiles(dir: string, files: readonly OutputFile[], concurrency = 32): Promise<WriteStats> {
-  const dirs = new Set<string>();
-  for (const f of files) dirs.add(dirname(f.path));
-  for (const d of [...dirs].sort()) mkdirSync(join(dir, d), { recursive: true });
-  let next = 0;
+/**
+ * Writes files under `dir` (which must exist). Synchronous on purpose: on Linux, creating many
+ * small files from one thread was faster than from libuv's pool (whose threads contend for the
+ * same directories) in every measurement on the benchmark machine; see docs/performance.md.
+ */
+export function writeFiles(dir: string, files: Iterable<OutputFile>): WriteStats {
+  const made = new Set<string>(['.']);
+  let count = 0;
   let bytes = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const f = files[next++] as OutputFile;
-      const data = Buffer.from(f.body, 'utf8');
-      bytes += data.length;
-      await writeFile(join(dir, f.path), data);
+  for (const f of files) {
+    const parent = dirname(f.path);
+    if (!made.has(parent)) {
+      mkdirSync(join(dir, parent), { recursive: true });
+      made.add(parent);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
-  return { files: files.length, bytes };
+    const data = Buffer.from(f.body, 'utf8');
+    writeFileSync(join(dir, f.path), data);
+    count++;
+    bytes += data.length;
+  }
+  return { files: count, bytes };
 }
 
 export function stagingDir(outDir: string, role: 'next' | 'prev'): string {
   return join(dirname(outDir), `.${basename(outDir)}-${role}-${process.pid}`);
 }
 
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Writes `files` as the new content of `outDir`. The old tree is moved aside and removed after
- * the swap (call `removed` to wait for that).
+ * Writes `files` as the new content of `outDir`; the previous tree is removed in the background
+ * (`removed` settles when that is done, for callers that need to know).
  */
-export async function writeSiteAtomically(outDir: string, files: readonly OutputFile[]): Promise<WriteStats & { removed: Promise<void> }> {
+export function writeSiteAtomically(outDir: string, files: Iterable<OutputFile>): WriteStats & { removed: Promise<void> } {
+  sweepTrash(outDir);
   const next = stagingDir(outDir, 'next');
-  const prev = stagingDir(outDir, 'prev');
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
   let stats: WriteStats;
   try {
-    stats = await writeFiles(next, files);
+    stats = writeFiles(next, files);
   } catch (err) {
     rmSync(next, { recursive: true, force: true });
     throw err;
   }
-  const hadOld = existsSync(outDir);
-  if (hadOld) renameSync(outDir, prev);
+  if (isSymlink(outDir)) {
+    // Generations: the new tree becomes the inactive slot, then the symlink is swapped.
+    const slot = otherSlot(activeSlot(outDir));
+    const removed = discard(slotDir(outDir, slot), outDir);
+    renameSync(next, slotDir(outDir, slot));
+    pointAt(outDir, slot);
+    return { ...stats, removed };
+  }
+  const prev = stagingDir(outDir, 'prev');
+  rmSync(prev, { recursive: true, force: true });
+  let hadOld = true;
+  try {
+    renameSync(outDir, prev);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    hadOld = false;
+  }
   try {
     renameSync(next, outDir);
   } catch (err) {
     if (hadOld) renameSync(prev, outDir);
     throw err;
   }
-  const removed = hadOld ? rm(prev, { recursive: true, force: true }) : Promise.resolve();
-  return { ...stats, removed };
+  return { ...stats, removed: hadOld ? discard(prev, outDir) : Promise.resolve() };
 }

@@ -1,0 +1,74 @@
+// Small measuring tools shared by the scenarios: medians, timed child processes, a trash for old
+// trees (renamed away, never deleted between measured runs) and flushing the disk between runs.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+export interface Timed {
+  wallMs: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end and times it from spawn to exit. */
+export function timed(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ wallMs: performance.now() - started, code, stdout, stderr }));
+  });
+}
+
+/** Runs a command that must succeed; throws with its output otherwise. */
+export async function mustRun(command: string, args: readonly string[], options: { cwd?: string } = {}): Promise<Timed> {
+  const r = await timed(command, args, options);
+  if (r.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.code}):\n${r.stderr || r.stdout}`);
+  return r;
+}
+
+/** Flushes dirty pages, so that one run's writes are not paid for by the next one. */
+export function flushDisk(): void {
+  try {
+    execFileSync('sync');
+  } catch {
+    // Not on this system: the medians have to absorb it.
+  }
+}
+
+/**
+ * Old trees go here by rename, which is instant: deleting thousands of files right before a
+ * measured run slows the file creation of that run on some file systems. Emptied at the end.
+ */
+export class Trash {
+  private n = 0;
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+  }
+  /** Moves `path` into the trash if it exists. */
+  put(path: string): void {
+    try {
+      renameSync(path, join(this.dir, `${Date.now()}-${this.n++}`));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  empty(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,183 @@
+// The watch mode's rebuilds: the live tree after any sequence of edits is byte for byte what a
+// full build of the same content writes; only files whose bytes changed are written; writes go
+// to the tree that is not live, which then goes live by one swap of the output's symlink.
+
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../generator/build/build.ts';
+import { slotDir } from '../generator/build/generations.ts';
+import { RenderMemo } from '../generator/build/render-memo.ts';
+import { renderSite } from '../generator/build/render-site.ts';
+import { BuildSession } from '../generator/build/session.ts';
+import { startWatching, type Watcher } from '../generator/build/watch.ts';
+import { readContent, validate } from '../generator/content/load.ts';
+import { entryFile, writeContent } from './helpers/content.ts';
+import { mediumSite } from './helpers/medium-site.ts';
+
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory()) walk(path);
+      else out.set(path, readFileSync(join(dir, path), 'utf8'));
+    }
+  };
+  walk('');
+  return out;
+}
+
+/** What a fresh full build of `contentDir` writes. */
+async function fullBuild(contentDir: string): Promise<Map<string, string>> {
+  const out = join(mkdtempSync(join(tmpdir(), 'pepys-full-')), 'public');
+  await build({ contentDir, outDir: out, quiet: true, env: {} });
+  return tree(out);
+}
+
+function differing(a: Map<string, string>, b: Map<string, string>): string[] {
+  const paths = new Set([...a.keys(), ...b.keys()]);
+  return [...paths].filter((p) => a.get(p) !== b.get(p)).sort();
+}
+
+const sessions: Array<BuildSession | Watcher> = [];
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.close();
+});
+
+async function open(files: Record<string, string>) {
+  const contentDir = writeContent(files);
+  const outDir = join(mkdtempSync(join(tmpdir(), 'pepys-watch-')), 'public');
+  const session = await BuildSession.open({ contentDir, outDir, env: {} });
+  sessions.push(session);
+  return { contentDir, outDir, session };
+}
+
+describe('incremental rebuilds', () => {
+  it('starts with the same tree as a full build, behind a symlink to one of two generations', async () => {
+    const { contentDir, outDir } = await open(mediumSite());
+    expect(lstatSync(outDir).isSymbolicLink()).toBe(true);
+    expect(tree(outDir)).toEqual(await fullBuild(contentDir));
+    // Both generations hold the site.
+    expect(tree(slotDir(outDir, 'a'))).toEqual(tree(slotDir(outDir, 'b')));
+  });
+
+  it('after every kind of edit, equals a full build and rewrites exactly the files that differ', async () => {
+    const { contentDir, outDir, session } = await open(mediumSite());
+    const edits: Array<[string, () => string[]]> = [
+      ['an entry\'s text', () => {
+        writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [4]\n', '<p>Edited.</p>'));
+        return ['entries/1660/1660-02-04.html'];
+      }],
+      ['an entry\'s topics and title', () => {
+        writeFileSync(join(contentDir, 'entries/1660/1660-02-07.html'), entryFile('1660-02-07', 'topics: [1, 2, 9]\ntitle: New title\n'));
+        return ['entries/1660/1660-02-07.html'];
+      }],
+      ['a topic\'s title and categories', () => {
+        writeFileSync(join(contentDir, 'topics/10.yaml'), 'id: 10\ntitle: Renamed\nkind: place\ncategories: [people, servants]\n');
+        return ['topics/10.yaml'];
+      }],
+      ['a category\'s title (which reorders its parent\'s children)', () => {
+        const file = join(contentDir, 'categories.yaml');
+        writeFileSync(file, readFileSync(file, 'utf8').replace('title: Servants', 'title: Aaa servants'));
+        return ['categories.yaml'];
+      }],
+      ['a new entry', () => {
+        writeFileSync(join(contentDir, 'entries/1660/1660-02-02.html'), entryFile('1660-02-02', 'topics: [2]\n'));
+        return ['entries/1660/1660-02-02.html'];
+      }],
+      ['a removed entry', () => {
+        rmSync(join(contentDir, 'entries/1660/1660-02-01.html'));
+        return ['entries/1660/1660-02-01.html'];
+      }],
+      ['a file saved by rename (as editors do)', () => {
+        const target = join(contentDir, 'topics/11.yaml');
+        writeFileSync(`${target}.tmp`, 'id: 11\ntitle: Saved by rename\n');
+        renameSync(`${target}.tmp`, target);
+        return ['topics/11.yaml.tmp', 'topics/11.yaml'];
+      }],
+      ['a renamed folder', () => {
+        renameSync(join(contentDir, 'entries/1661'), join(contentDir, 'entries/year-1661'));
+        return ['entries/1661', 'entries/year-1661'];
+      }],
+      ['the site configuration', () => {
+        writeFileSync(join(contentDir, 'site.yaml'), 'apiOrigin: https://other.test\nsiteOrigin: https://site.test\npageSize: 20\n');
+        return ['site.yaml'];
+      }],
+    ];
+    for (const [what, edit] of edits) {
+      const before = tree(outDir);
+      const report = await session.rebuild(edit());
+      expect(report.ok, what).toBe(true);
+      const after = tree(outDir);
+      expect(after, what).toEqual(await fullBuild(contentDir));
+      expect([...report.changed].sort(), what).toEqual(differing(before, after));
+      session.settle();
+      expect(tree(slotDir(outDir, 'a')), what).toEqual(tree(slotDir(outDir, 'b')));
+    }
+  });
+
+  it('writes only into the generation that is not live, then swaps the symlink', async () => {
+    const { contentDir, outDir, session } = await open(mediumSite());
+    const live = session.liveSlot;
+    const liveDir = slotDir(outDir, live);
+    const stamp = (dir: string) => [...tree(dir).keys()].map((p) => `${p}:${statSync(join(dir, p)).ino}:${statSync(join(dir, p)).mtimeMs}`);
+    const liveBefore = stamp(liveDir);
+    writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: 12\ntitle: Changed\n');
+    const report = await session.rebuild(['topics/12.yaml']);
+    expect(report.changed.length).toBeGreaterThan(0);
+    // The tree that was live is untouched until the grace period ends (or settle is called).
+    expect(stamp(liveDir)).toEqual(liveBefore);
+    expect(session.liveSlot).not.toBe(live);
+    expect(readlinkSync(outDir)).toBe(`.public-gen-${session.liveSlot}`);
+    expect(session.settle()).toBe(report.changed.length);
+  });
+
+  it('keeps the live site as it was when an edit makes the content invalid, and recovers', async () => {
+    const { contentDir, outDir, session } = await open(mediumSite());
+    const before = tree(outDir);
+    writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: twelve\ntitle: Broken\n');
+    const bad = await session.rebuild(['topics/12.yaml']);
+    expect(bad.ok).toBe(false);
+    expect(bad.problems.some((p) => p.file === 'topics/12.yaml' && p.line === 1)).toBe(true);
+    expect(tree(outDir)).toEqual(before);
+    writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: 12\ntitle: Fixed\n');
+    const good = await session.rebuild(['topics/12.yaml']);
+    expect(good.ok).toBe(true);
+    expect(tree(outDir)).toEqual(await fullBuild(contentDir));
+  });
+
+  it('renders with a memo exactly what it renders without one', async () => {
+    const files = mediumSite();
+    const contentDir = writeContent(files);
+    const memo = new RenderMemo();
+    const render = async () => {
+      const v = validate(await readContent(contentDir));
+      if (!v.ok) throw new Error('invalid');
+      return { plain: renderSite(v.model), memo: renderSite(v.model, memo) };
+    };
+    expect((await render()).memo).toEqual((await render()).plain);
+    writeFileSync(join(contentDir, 'topics/5.yaml'), 'id: 5\ntitle: Five\ncategories: [people]\n');
+    writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [5]\ntitle: Four\n'));
+    const r = await render();
+    expect(r.memo).toEqual(r.plain);
+  });
+});
+
+describe('watch mode', () => {
+  it('rebuilds after a file changes on disk', async () => {
+    const contentDir = writeContent(mediumSite(60, 20));
+    const outDir = join(mkdtempSync(join(tmpdir(), 'pepys-watch-')), 'public');
+    const seen: string[][] = [];
+    const watcher = await startWatching({ contentDir, outDir, env: {}, onRebuild: (_r, paths) => seen.push(paths) });
+    sessions.push(watcher);
+    const target = join(contentDir, 'topics/7.yaml');
+    writeFileSync(`${target}.new`, 'id: 7\ntitle: Seen by the watcher\n');
+    renameSync(`${target}.new`, target);
+    // No timing asserted: wait (up to the test's timeout) until the rebuild has happened.
+    while (!seen.some((paths) => paths.includes('topics/7.yaml'))) await new Promise((r) => setTimeout(r, 20));
+    await watcher.idle();
+    expect(JSON.parse(readFileSync(join(outDir, 'api/v1/topics/7.json'), 'utf8')).title).toBe('Seen by the watcher');
+  });
+});

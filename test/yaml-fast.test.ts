@@ -1,0 +1,87 @@
+// The YAML fast path returns exactly what the yaml package returns, or declines. Checked on a list
+// of edge cases and, when the benchmark's workload has been prepared (npm run bench), on every
+// content file of the whole diary and the full-scale encyclopedia.
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { NO_FAST_PATH, parseSimpleYaml } from '../generator/content/yaml-fast.ts';
+
+/** The package's answer, or an error marker. */
+function reference(text: string): unknown {
+  try {
+    return { ok: parse(text, { prettyErrors: true }) as unknown };
+  } catch {
+    return { error: true };
+  }
+}
+
+function agrees(text: string): boolean {
+  const fast = parseSimpleYaml(text);
+  if (fast === NO_FAST_PATH) return false;
+  expect({ ok: fast }, JSON.stringify(text)).toStrictEqual(reference(text));
+  return true;
+}
+
+const TAKEN = [
+  'id: 1\ntitle: Elizabeth Pepys\n',
+  'date: 1660-01-01\ntopics: [1007, 1012]\n',
+  'date: 1660-01-01\ntopics: []\n',
+  'lastModifiedTime: 2026-01-01T00:00:00Z\nlastAnnotationTime: null\nannotationCount: 0\n',
+  'latitude: 51.5097\nlongitude: -0.0786\nzoom: 15\n',
+  'orderTitle: Pepys, Elizabeth\nkind: person\ncategories: [household, people]\n',
+  'wikipediaURL: https://en.wikipedia.org/wiki/Elizabeth_Pepys#Life\n',
+  'title: "Quoted: with a colon"\ntooltipText: \'single # quoted\'\n',
+  'title: Foo [bar] {baz}\n',
+  'a: ~\nb: true\nc: False\nd: NULL\n',
+  'title: Sunday 1 January 1659/60\n',
+  'title: Mr. Pepys’s “day” — with non-ASCII\n',
+  'wheatleyHTML: |\n  <p>One.</p>\n\n  <p>Two.</p>\n    indented more\nid: 3\n',
+  'wheatleyHTML: |\n  <p>Last key.</p>\n\n\n',
+  'wheatleyHTML: |\nid: 4\n',
+  'a: 1.0\nb: -0.0\nc: 0\nd: 10.50\n',
+  'key:    spaced value\n',
+  'a: 1\n\n\nb: 2\n',
+];
+
+const DECLINED = [
+  '', '# only a comment\n', '---\nid: 1\n', 'id: 1\nid: 2\n', 'key:\n  nested: 1\n', 'list:\n- a\n- b\n',
+  'a: b: c\n', 'a: b # comment\n', 'a: trailing space \n', 'a: 0x1F\n', 'a: 0o17\n', 'a: 1e3\n', 'a: .inf\n',
+  'a: 007\n', 'a: -0\n', 'a: +1\n', 'a: 12345678901234567\n', 'a: "esc\\n"\n', "a: 'it''s'\n", 'a: [x, "y"]\n',
+  'a: [x, [y]]\n', 'a: [x,]\n', 'a: [a:b]\n', 'a: &anchor x\n', 'a: *alias\n', 'a: !tag x\n', 'a: >\n  folded\n',
+  'a: |-\n  strip\n', 'a: |2\n  x\n', 'a: |\n  no final newline', 'a: |\n\n    more indented first\n  x\n', 'null: 1\n',
+  '__proto__: 1\n', 'a-b: 1\n', '  a: 1\n', 'a: multi\n  line\n', 'a: {x: 1}\n', 'a: x\r\n', 'a: `x`\n', 'a: @x\n',
+  'a: %x\n', 'a:\tx\n', 'a: \tx\n', 'a: |\n\tx\n', '- a\n- b\n', 'a: b\n...\n',
+];
+
+describe('YAML fast path', () => {
+  it('takes the simple forms and agrees with the yaml package on each', () => {
+    for (const text of TAKEN) expect(agrees(text), JSON.stringify(text)).toBe(true);
+  });
+
+  it('declines everything else, leaving it to the yaml package', () => {
+    for (const text of DECLINED) expect(parseSimpleYaml(text), JSON.stringify(text)).toBe(NO_FAST_PATH);
+  });
+
+  const workload = join(import.meta.dirname, '..', '.cache', 'bench', 'content-1x');
+  it.runIf(existsSync(workload))('agrees on every file of the full-scale workload', () => {
+    let taken = 0;
+    let total = 0;
+    const visit = (dir: string) => {
+      for (const d of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, d.name);
+        if (d.isDirectory()) visit(path);
+        else if (d.name.endsWith('.yaml') || d.name.endsWith('.html')) {
+          let text = readFileSync(path, 'utf8');
+          if (d.name.endsWith('.html')) text = text.slice(4, text.indexOf('\n---\n', 3) + 1);
+          total++;
+          if (agrees(text)) taken++;
+        }
+      }
+    };
+    visit(workload);
+    // Nearly every real file is in the subset (categories.yaml, a list, is not).
+    expect(taken / total).toBeGreaterThan(0.99);
+  });
+});
