@@ -3,9 +3,9 @@
 // to the floor (copying the finished output tree), and writes the same as JSON. Never a test:
 // figures only. See docs/performance.md for what each figure means.
 //
-//   npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR]
+//   npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -14,7 +14,7 @@ import { loadSiteIndex } from '../generator/core/site-index.ts';
 import { type BuildRun, coldBuild, copyTree, npmBuild } from './cold.ts';
 import type { EditRun } from './incremental.ts';
 import { machineFacts } from './machine.ts';
-import { median, mustRun, Trash } from './measure.ts';
+import { median, mustRun, sleep, Trash } from './measure.ts';
 import { rangeAnswerMicros, rangeQueries } from './range.ts';
 import { serverLoad } from './server.ts';
 import { type Figure, formatTable } from './table.ts';
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     json: { type: 'string' },
     corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
+    'no-wait': { type: 'boolean', default: false },
   },
 });
 const quick = values.quick === true;
@@ -35,6 +36,19 @@ const growthRuns = quick ? 1 : Math.max(1, Math.ceil(runs / 2) + 1);
 const work = join(repo, '.cache', 'bench');
 const trash = new Trash(join(work, 'trash'));
 const log = (m: string) => process.stderr.write(`${m}\n`);
+/** How long after a clean-up the next run waits before measuring. */
+const SETTLE_MS = 180_000;
+
+// The last run's clean-up deleted tens of thousands of files; creating files soon after that is
+// slow on some file systems (this machine's, for minutes): give it time, unless told not to.
+const cleanedAt = join(work, 'cleaned-at');
+if (values['no-wait'] !== true && existsSync(cleanedAt)) {
+  const waitMs = SETTLE_MS - (Date.now() - Number(readFileSync(cleanedAt, 'utf8')));
+  if (waitMs > 0) {
+    log(`waiting ${Math.ceil(waitMs / 1000)} s for the file system to settle after the last run's clean-up (--no-wait to skip) …`);
+    await sleep(waitMs);
+  }
+}
 
 const started = new Date();
 const machine = machineFacts(repo);
@@ -45,6 +59,13 @@ const out4 = join(work, 'out-4x', 'public');
 const copy = join(work, 'copy');
 mkdirSync(dirname(out1), { recursive: true });
 mkdirSync(dirname(out4), { recursive: true });
+
+// One build and copy of each size first, not measured: they bring the content files into the
+// page cache (as on a machine where they were just edited) and let the file system settle.
+log('warming up: one build and one copy of each size, not measured …');
+await coldBuild(repo, w1.contentDir, out1, trash);
+await copyTree(out1, copy, trash);
+await coldBuild(repo, w4.contentDir, out4, trash);
 
 // Cold builds and copies alternate, so that both see the machine in the same state.
 log(`cold full builds (1x) and copies of the output, ${runs} runs each …`);
@@ -159,3 +180,4 @@ writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`\nwritten to ${jsonFile}\n`);
 log('cleaning up …');
 trash.empty();
+writeFileSync(cleanedAt, String(Date.now()));
