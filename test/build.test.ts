@@ -8,23 +8,12 @@ import { build } from '../generator/build/build.ts';
 import { loadSiteConfig } from '../generator/content/config.ts';
 import { ContentError } from '../generator/content/problems.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { readTree } from './helpers/files.ts';
 
 const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..');
 const tsx = join(repo, 'node_modules', '.bin', 'tsx');
 
-function tree(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (rel: string) => {
-    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (d.isDirectory()) walk(path);
-      else out.set(path, readFileSync(join(dir, path), 'utf8'));
-    }
-  };
-  walk('');
-  return out;
-}
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'pepys-out-')), 'public');
 
@@ -32,7 +21,7 @@ describe('build', () => {
   it('writes every pre-rendered answer', async () => {
     const out = outDir();
     const report = await build({ contentDir: writeContent(smallSite()), outDir: out, quiet: true, env: {} });
-    const files = tree(out);
+    const files = readTree(out);
     expect(report.files).toBe(files.size);
     for (const f of [
       'api/v1/index.json', 'api/v1/entries/pages/1.json', 'api/v1/entries/1660-01-01.json',
@@ -54,7 +43,7 @@ describe('build', () => {
     await build({ contentDir: writeContent(smallSite()), outDir: a, quiet: true, env: {} });
     await new Promise((r) => setTimeout(r, 1100));
     await build({ contentDir: writeContent(smallSite()), outDir: b, quiet: true, env: {} });
-    expect(tree(b)).toEqual(tree(a));
+    expect(readTree(b)).toEqual(readTree(a));
   });
 
   it('leaves the previous output untouched when the content is invalid', async () => {
@@ -62,10 +51,10 @@ describe('build', () => {
     const files = smallSite();
     const dir = writeContent(files);
     await build({ contentDir: dir, outDir: out, quiet: true, env: {} });
-    const before = tree(out);
+    const before = readTree(out);
     writeFileSync(join(dir, 'entries', 'bad.html'), entryFile('1660-02-30'));
     await expect(build({ contentDir: dir, outDir: out, quiet: true, env: {} })).rejects.toBeInstanceOf(ContentError);
-    expect(tree(out)).toEqual(before);
+    expect(readTree(out)).toEqual(before);
     // No staging directory is left behind.
     expect(readdirSync(join(out, '..'))).toEqual(['public']);
   });

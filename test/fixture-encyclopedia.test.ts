@@ -1,40 +1,20 @@
 // The synthetic encyclopedia fixture, at a small scale on synthetic entries: determinism, the
 // shape of the category tree and topics, and the skewed distribution of topics over entries.
 
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import {
   type FixtureSummary, rewriteTopicsLine, seededRandom, writeEncyclopediaFixture,
 } from '../scripts/fixture-encyclopedia.ts';
+import { readTree, tempDirs } from './helpers/files.ts';
 
 const SCALE = 0.05; // 500 topics, a few dozen categories
 const ENTRY_COUNT = 400;
 
-const temporaryDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pepys-fixture-'));
-  temporaryDirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('pepys-fixture-');
 
-function readTree(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (relative: string): void => {
-    for (const item of readdirSync(path.join(dir, relative), { withFileTypes: true })) {
-      const child = path.join(relative, item.name);
-      if (item.isDirectory()) walk(child);
-      else files.set(child, readFileSync(path.join(dir, child), 'utf8'));
-    }
-  };
-  walk('');
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
 
 /** A content directory with ENTRY_COUNT consecutive entries and no encyclopedia. */
 function writeEntries(dir: string): void {

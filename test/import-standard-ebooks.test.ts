@@ -2,44 +2,23 @@
 // real edition from ../shared/corpus (skipped, with a message, when that directory is absent).
 // The corpus's text is never copied here: expectations about it are read from it at run time.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gregorianToJulian } from '../generator/import/calendar.ts';
 import { dedent } from '../generator/import/render.ts';
 import type { ImportReport } from '../generator/import/report.ts';
 import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';
 import { parseXml } from '../generator/import/xml.ts';
+import { readTree, tempDirs } from './helpers/files.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/standard-ebooks-pepys-diary');
 const FOOTNOTES = '\n<!-- footnotes -->\n';
 
-const temporaryDirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pepys-import-'));
-  temporaryDirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('pepys-import-');
 
-/** Every file under `dir`, by path relative to it, sorted. */
-function readTree(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (relative: string): void => {
-    for (const entry of readdirSync(path.join(dir, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const child = path.join(relative, entry.name);
-      if (entry.isDirectory()) walk(child);
-      else files.set(child, readFileSync(path.join(dir, child), 'utf8'));
-    }
-  };
-  walk('');
-  return files;
-}
 
 function splitEntry(text: string): { front: string; body: string; footnotes: string } {
   const close = text.indexOf('\n---\n', 3);

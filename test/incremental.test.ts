@@ -2,7 +2,7 @@
 // full build of the same content writes; only files whose bytes changed are written; writes go
 // to the tree that is not live, which then goes live by one swap of the output's symlink.
 
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,25 +15,14 @@ import { startWatching, type Watcher } from '../generator/build/watch.ts';
 import { readContent, validate } from '../generator/content/load.ts';
 import { entryFile, writeContent } from './helpers/content.ts';
 import { mediumSite } from './helpers/medium-site.ts';
+import { readTree } from './helpers/files.ts';
 
-function tree(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (rel: string) => {
-    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (d.isDirectory()) walk(path);
-      else out.set(path, readFileSync(join(dir, path), 'utf8'));
-    }
-  };
-  walk('');
-  return out;
-}
 
 /** What a fresh full build of `contentDir` writes. */
 async function fullBuild(contentDir: string): Promise<Map<string, string>> {
   const out = join(mkdtempSync(join(tmpdir(), 'pepys-full-')), 'public');
   await build({ contentDir, outDir: out, quiet: true, env: {} });
-  return tree(out);
+  return readTree(out);
 }
 
 function differing(a: Map<string, string>, b: Map<string, string>): string[] {
@@ -58,9 +47,9 @@ describe('incremental rebuilds', () => {
   it('starts with the same tree as a full build, behind a symlink to one of two generations', async () => {
     const { contentDir, outDir } = await open(mediumSite());
     expect(lstatSync(outDir).isSymbolicLink()).toBe(true);
-    expect(tree(outDir)).toEqual(await fullBuild(contentDir));
+    expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
     // Both generations hold the site.
-    expect(tree(slotDir(outDir, 'a'))).toEqual(tree(slotDir(outDir, 'b')));
+    expect(readTree(slotDir(outDir, 'a'))).toEqual(readTree(slotDir(outDir, 'b')));
   });
 
   it('after every kind of edit, equals a full build and rewrites exactly the files that differ', async () => {
@@ -107,14 +96,14 @@ describe('incremental rebuilds', () => {
       }],
     ];
     for (const [what, edit] of edits) {
-      const before = tree(outDir);
+      const before = readTree(outDir);
       const report = await session.rebuild(edit());
       expect(report.ok, what).toBe(true);
-      const after = tree(outDir);
+      const after = readTree(outDir);
       expect(after, what).toEqual(await fullBuild(contentDir));
       expect([...report.changed].sort(), what).toEqual(differing(before, after));
       session.settle();
-      expect(tree(slotDir(outDir, 'a')), what).toEqual(tree(slotDir(outDir, 'b')));
+      expect(readTree(slotDir(outDir, 'a')), what).toEqual(readTree(slotDir(outDir, 'b')));
     }
   });
 
@@ -122,7 +111,7 @@ describe('incremental rebuilds', () => {
     const { contentDir, outDir, session } = await open(mediumSite());
     const live = session.liveSlot;
     const liveDir = slotDir(outDir, live);
-    const stamp = (dir: string) => [...tree(dir).keys()].map((p) => `${p}:${statSync(join(dir, p)).ino}:${statSync(join(dir, p)).mtimeMs}`);
+    const stamp = (dir: string) => [...readTree(dir).keys()].map((p) => `${p}:${statSync(join(dir, p)).ino}:${statSync(join(dir, p)).mtimeMs}`);
     const liveBefore = stamp(liveDir);
     writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: 12\ntitle: Changed\n');
     const report = await session.rebuild(['topics/12.yaml']);
@@ -136,16 +125,16 @@ describe('incremental rebuilds', () => {
 
   it('keeps the live site as it was when an edit makes the content invalid, and recovers', async () => {
     const { contentDir, outDir, session } = await open(mediumSite());
-    const before = tree(outDir);
+    const before = readTree(outDir);
     writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: twelve\ntitle: Broken\n');
     const bad = await session.rebuild(['topics/12.yaml']);
     expect(bad.ok).toBe(false);
     expect(bad.problems.some((p) => p.file === 'topics/12.yaml' && p.line === 1)).toBe(true);
-    expect(tree(outDir)).toEqual(before);
+    expect(readTree(outDir)).toEqual(before);
     writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: 12\ntitle: Fixed\n');
     const good = await session.rebuild(['topics/12.yaml']);
     expect(good.ok).toBe(true);
-    expect(tree(outDir)).toEqual(await fullBuild(contentDir));
+    expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
   });
 
   it('renders with a memo exactly what it renders without one', async () => {
