@@ -8,6 +8,7 @@ import fg from 'fast-glob';
 import { SITE_FILE } from './config.ts';
 import { CATEGORIES_FILE, type ContentState, ENTRY_GLOB, type LoadOptions, readCategories, readContent, TOPIC_GLOB } from './load.ts';
 import { type FileKind, parseContentFile } from './parse-file.ts';
+import { lowerBound } from '../core/ranges.ts';
 
 export type ChangeKind = FileKind | 'categories' | 'site' | 'other';
 
@@ -50,13 +51,7 @@ function isFile(path: string): boolean {
 
 /** Inserts or removes `file` in a sorted list. */
 function setMember(list: string[], file: string, present: boolean): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as string) < file) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(list, file);
   const there = list[lo] === file;
   if (present && !there) list.splice(lo, 0, file);
   else if (!present && there) list.splice(lo, 1);

@@ -2,7 +2,7 @@
 
 import type { IsoDate } from './types.ts';
 
-/** Index of the first date >= `date`. */
+/** Index of the first item >= `date` in a sorted list (dates, or any strings). */
 export function lowerBound(dates: readonly IsoDate[], date: IsoDate): number {
   let lo = 0;
   let hi = dates.length;
