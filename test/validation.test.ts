@@ -32,7 +32,9 @@ describe('content validation', () => {
       ...smallSite(),
       'topics/3.yaml': 'id: 3\ntitle: Broken\ncategories: [servants\n',
       'entries/1660/1660-01-03.html': '---\ndate: 1660-01-03\ntopics: [1\n---\n<p>x</p>\n',
+      'categories.yaml': '- slug: people\n  title: People\n- slug: [oops\n',
     });
+    expect(problems.some((p) => p.file === 'categories.yaml' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
     expect(problems.some((p) => p.file === 'topics/3.yaml' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
     expect(problems.some((p) => p.file === 'entries/1660/1660-01-03.html' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
   });

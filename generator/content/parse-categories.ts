@@ -1,10 +1,9 @@
 // The category tree file: a YAML list of {slug, title, parent?}.
 
-import { isNode, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Category } from '../core/model.ts';
 import { asMapping, type FieldSource, problem, rejectUnknownKeys, requiredString } from './fields.ts';
 import type { Problem } from './problems.ts';
-import { parseYaml } from './yaml-text.ts';
+import { parseYamlList } from './yaml-text.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -15,15 +14,14 @@ export interface ParsedCategory {
 
 export function parseCategoriesFile(raw: string, file: string, problems: Problem[]): ParsedCategory[] {
   const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  const before = problems.length;
-  const data = parseYaml(text, file, 1, problems);
-  if (problems.length > before) return [];
+  const parsed = parseYamlList(text, file, problems);
+  if (parsed === undefined) return [];
+  const { data, itemLines: lines } = parsed;
   if (data === null || data === undefined) return [];
   if (!Array.isArray(data)) {
     problems.push({ file, line: 1, message: 'the category file must be a YAML list of categories' });
     return [];
   }
-  const lines = itemLines(text);
   const out: ParsedCategory[] = [];
   data.forEach((item, i) => {
     const line = lines[i] ?? 1;
@@ -47,12 +45,4 @@ export function parseCategoriesFile(raw: string, file: string, problems: Problem
     if (slug !== null && title !== null) out.push({ line, category: { slug, title, parent } });
   });
   return out;
-}
-
-/** 1-based line of each item of the top-level list (only needed for error locations). */
-function itemLines(text: string): number[] {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter });
-  if (!isSeq(doc.contents)) return [];
-  return doc.contents.items.map((node) => counter.linePos(isNode(node) ? (node.range?.[0] ?? 0) : 0).line);
 }

@@ -1,6 +1,6 @@
 // YAML parsing with located errors.
 
-import { parse, YAMLParseError } from 'yaml';
+import { isNode, isSeq, LineCounter, parse, parseDocument, YAMLParseError } from 'yaml';
 import type { Problem } from './problems.ts';
 import { NO_FAST_PATH, parseSimpleYaml } from './yaml-fast.ts';
 
@@ -14,11 +14,33 @@ export function parseYaml(text: string, file: string, firstLine: number, problem
     return parse(text, { prettyErrors: true });
   } catch (err) {
     if (err instanceof YAMLParseError) {
-      const line = err.linePos?.[0]?.line ?? 1;
-      const message = err.message.split('\n')[0] ?? 'malformed YAML';
-      problems.push({ file, line: firstLine + line - 1, message: `malformed YAML: ${message.replace(/ at line \d+, column \d+:?$/, '')}` });
+      problems.push(located(err, file, firstLine));
       return undefined;
     }
     throw err;
   }
+}
+
+function located(err: YAMLParseError, file: string, firstLine: number): Problem {
+  const line = err.linePos?.[0]?.line ?? 1;
+  const message = err.message.split('\n')[0] ?? 'malformed YAML';
+  return { file, line: firstLine + line - 1, message: `malformed YAML: ${message.replace(/ at line \d+, column \d+:?$/, '')}` };
+}
+
+/**
+ * Parses a YAML list in one pass, with the line of each of its items (for the category file,
+ * whose problems are located item by item). On a syntax error records it and returns undefined.
+ */
+export function parseYamlList(text: string, file: string, problems: Problem[]): { data: unknown; itemLines: number[] } | undefined {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    problems.push(located(error, file, 1));
+    return undefined;
+  }
+  const itemLines = isSeq(doc.contents)
+    ? doc.contents.items.map((node) => counter.linePos(isNode(node) ? (node.range?.[0] ?? 0) : 0).line)
+    : [];
+  return { data: doc.toJS(), itemLines };
 }
