@@ -11,6 +11,7 @@ const { values } = parseOrExit({
     port: { type: 'string', default: process.env.PORT ?? '8888' },
     host: { type: 'string', default: '127.0.0.1' },
     'no-build': { type: 'boolean', default: false },
+    watch: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
@@ -19,6 +20,7 @@ if (values.help) {
   --port <n>                 port to listen on (default: 8888, or $PORT)
   --host <address>           address to listen on (default: 127.0.0.1)
   --no-build                 serve the output directory as it is
+  --watch                    rebuild what changed after every edit while serving
 ${CONFIG_HELP}
 `);
   process.exit(0);
@@ -30,11 +32,25 @@ const host = values.host as string;
 const outDir = values.out as string;
 const hostPart = host.includes(':') ? `[${host}]` : host;
 
+if (values['no-build'] && values.watch) fail('--no-build and --watch exclude each other');
 if (!values['no-build']) {
   // A mirror links to itself: every URL in its bodies points at the origin it is served from.
   const overrides = { apiOrigin: `http://${hostPart}:${port}`, ...configOverrides(values) };
+  const contentDir = values.content as string;
   try {
-    await build({ contentDir: values.content as string, outDir, quiet: values.quiet === true, overrides, env: {} });
+    if (values.watch) {
+      // The server follows each rebuild: it reloads the site index whenever a swap replaces it.
+      const { describeRebuild, startWatching } = await import('../build/watch.ts');
+      await startWatching({
+        contentDir, outDir, overrides, env: {},
+        onRebuild: (report, paths) => {
+          const line = describeRebuild(report, paths, contentDir, outDir);
+          (report.ok ? process.stdout : process.stderr).write(`[${new Date().toLocaleTimeString()}] ${line}\n`);
+        },
+      });
+    } else {
+      await build({ contentDir, outDir, quiet: values.quiet === true, overrides, env: {} });
+    }
   } catch (err) {
     if (err instanceof ContentError) {
       process.stderr.write(`\nerror: ${err.message}\n`);

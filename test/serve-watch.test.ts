@@ -1,0 +1,42 @@
+// The mirror that follows edits (npm start -- --watch): the server answers from each rebuild.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWatching, type Watcher } from '../generator/build/watch.ts';
+import { createApiServer } from '../generator/server/server.ts';
+import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+
+describe('serving while watching', () => {
+  const contentDir = writeContent(smallSite());
+  const publicDir = join(mkdtempSync(join(tmpdir(), 'pepys-watch-')), 'public');
+  const server = createApiServer({ publicDir });
+  let watcher: Watcher | null = null;
+  afterAll(async () => {
+    watcher?.close();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('answers from the new generation after an edit, lists and details alike', async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    watcher = await startWatching({ contentDir, outDir: publicDir, overrides: { apiOrigin: origin }, env: {} });
+    const get = async (path: string) => (await fetch(origin + path)).json() as Promise<Record<string, unknown>>;
+    expect((await get('/api/v1/entries/1660-01-02')).title).toBe('Monday 2 January 1659/60');
+
+    writeFileSync(join(contentDir, 'entries/1660/1660-01-02.html'), entryFile('1660-01-02', 'title: Renamed\ntopics: [1]\n'));
+    writeFileSync(join(contentDir, 'entries/1660/1660-01-03.html'), entryFile('1660-01-03'));
+    // The watcher sees the events a moment after the writes.
+    for (let i = 0; i < 100 && ((await get('/api/v1/entries')).totalResults as number) !== 4; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      await watcher.idle();
+    }
+    const list = await get('/api/v1/entries?start=1660-01-02&end=1660-01-03');
+    expect((list.results as Array<{ title: string }>).map((r) => r.title)).toEqual(['Renamed', 'Tuesday 3 January 1659/60']);
+    expect((await get('/api/v1/entries/1660-01-02')).topics).toEqual([`${origin}/api/v1/topics/1`]);
+    expect((await get('/api/v1/topics/2')).entries).toEqual([`${origin}/api/v1/entries/1660-01-01`]);
+  });
+});
