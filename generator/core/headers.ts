@@ -16,3 +16,14 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((t) => bare(t) === bare(etag));
 }
+
+/**
+ * Status and headers of a rendered answer: the contract's headers, the client cache rule and the
+ * ETag; 304 (no body) when the client's copy, named by If-None-Match, is current.
+ */
+export function answerHead(status: number, etag: string | null, ifNoneMatch: string | null): { status: number; headers: Record<string, string> } {
+  const headers: Record<string, string> = { ...API_HEADERS, 'Cache-Control': CLIENT_CACHE_CONTROL };
+  if (etag === null) return { status, headers };
+  headers.ETag = etag;
+  return { status: etagMatches(ifNoneMatch, etag) ? 304 : status, headers };
+}

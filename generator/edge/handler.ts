@@ -16,7 +16,7 @@ import { answer } from '../core/answer.ts';
 import { errorBody, NOT_FOUND } from '../core/errors.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { hash64 } from '../core/hash.ts';
-import { API_HEADERS, CLIENT_CACHE_CONTROL, etagMatches } from '../core/headers.ts';
+import { answerHead } from '../core/headers.ts';
 import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
 
 /** The publish-directory path of the index the build writes, as a URL path. */
@@ -40,12 +40,10 @@ export interface ApiRequest {
 }
 
 function respond(request: ApiRequest, status: number, body: string, etag: string | null): Response {
-  const headers = new Headers({ ...API_HEADERS, 'Cache-Control': CLIENT_CACHE_CONTROL });
-  if (etag !== null) {
-    headers.set('ETag', etag);
-    // A 304 is for this client alone: nothing for the CDN to keep.
-    if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  }
+  const head = answerHead(status, etag, request.headers.get('if-none-match'));
+  const headers = new Headers(head.headers);
+  // A 304 is for this client alone: nothing for the CDN to keep.
+  if (head.status === 304) return new Response(null, { status: 304, headers });
   if ((request.method === 'GET' || request.method === 'HEAD') && status < 500) headers.set('Netlify-CDN-Cache-Control', CDN_CACHE_CONTROL);
   // HEAD has GET's status and headers and no body; OPTIONS has an empty body.
   return new Response(request.method === 'HEAD' || body === '' ? null : body, { status, headers });

@@ -8,7 +8,7 @@ import handler from 'serve-handler';
 import { answer } from '../core/answer.ts';
 import { errorBody, NOT_FOUND } from '../core/errors.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
-import { API_HEADERS, CLIENT_CACHE_CONTROL, etagMatches } from '../core/headers.ts';
+import { answerHead, API_HEADERS, CLIENT_CACHE_CONTROL } from '../core/headers.ts';
 import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
 
 export interface ServerOptions {
@@ -41,20 +41,12 @@ function siteIndexLoader(publicDir: string): () => SiteIndex | null {
 }
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, body: string, etag: string | null): void {
-  const headers: Record<string, string | number> = {
-    ...API_HEADERS,
-    'Cache-Control': CLIENT_CACHE_CONTROL,
-    'Content-Length': Buffer.byteLength(body),
-  };
-  if (etag !== null) {
-    headers.ETag = etag;
-    if (etagMatches(req.headers['if-none-match'] ?? null, etag)) {
-      delete headers['Content-Length'];
-      res.writeHead(304, headers).end();
-      return;
-    }
+  const head = answerHead(status, etag, req.headers['if-none-match'] ?? null);
+  if (head.status === 304) {
+    res.writeHead(304, head.headers).end();
+    return;
   }
-  res.writeHead(status, headers);
+  res.writeHead(status, { ...head.headers, 'Content-Length': Buffer.byteLength(body) });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
