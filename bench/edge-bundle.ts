@@ -3,7 +3,7 @@
 //   npm ci --prefix tools/netlify && npx tsx bench/edge-bundle.ts
 //
 // - eszip: what @netlify/edge-bundler (the bundler Netlify's build runs) produces from
-//   generator/edge/functions with the declarations of netlify.toml. Offline, its extraction of the
+//   generator/deploy/netlify/edge-functions with the declarations of netlify.toml. Offline, its extraction of the
 //   in-source config fails (it imports a type file from edge.netlify.com); the bundle is built all
 //   the same.
 // - one ESM file, bundled and minified by esbuild, raw and gzipped: the code that runs.
@@ -17,7 +17,7 @@ import { denoDir, emulatorInstalled } from '../tools/netlify/emulator.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(REPO, 'tools', 'netlify', 'node_modules');
-const ENTRY = join(REPO, 'generator', 'edge', 'functions', 'api.ts');
+const ENTRY = join(REPO, 'generator', 'deploy', 'netlify', 'edge-functions', 'api.ts');
 
 if (!emulatorInstalled()) {
   process.stderr.write('Needs the Netlify tools: npm ci --prefix tools/netlify\n');

@@ -11,7 +11,7 @@
 //   on Netlify they come from the static layer).
 // Run it in a fresh process: the cold numbers are only cold once.
 
-import type { NetlifyContext } from '../generator/edge/functions/api.ts';
+import type { NetlifyContext } from '../generator/deploy/netlify/edge-functions/api.ts';
 
 declare const Deno: {
   args: string[];
@@ -50,11 +50,11 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 // Cold: loading the function's module graph, then the first request of this isolate, through
 // the function's own entry point.
 const tImport = performance.now();
-const { default: api } = await import('../generator/edge/functions/api.ts');
+const { default: api } = await import('../generator/deploy/netlify/edge-functions/api.ts');
 const moduleLoad = performance.now() - tImport;
 // Already loaded with the function: no cost here.
 const { loadSiteIndex } = await import('../generator/core/site-index.ts');
-const { handle } = await import('../generator/edge/handler.ts');
+const { handle } = await import('../generator/deploy/netlify/handler.ts');
 const { randomRequests } = await import('../test/edge/requests.ts');
 const t0 = performance.now();
 const first = await api(new Request(`${origin}/api/v1/entries?start=1663-04-01&end=1666-09-30&page=3`), context);

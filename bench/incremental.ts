@@ -3,7 +3,7 @@
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BuildSession } from '../generator/build/session.ts';
+import { BuildSession } from '../generator/watch/session.ts';
 import { CATEGORIES_FILE } from '../generator/content/load.ts';
 
 export interface EditRun {

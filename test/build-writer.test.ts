@@ -6,9 +6,9 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../generator/build/build.ts';
-import { BuildSession } from '../generator/build/session.ts';
-import { writeSiteAtomically } from '../generator/build/writer.ts';
+import { build } from '../generator/build.ts';
+import { BuildSession } from '../generator/watch/session.ts';
+import { writeSiteAtomically } from '../generator/output/writer.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'pepys-out-')), 'public');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { build } from '../generator/build/build.ts';
+import { build } from '../generator/build.ts';
 import { loadSiteConfig } from '../generator/content/config.ts';
 import { ContentError } from '../generator/content/problems.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryTitle, hasDualYear, julianWeekday } from '../generator/core/calendar.ts';
+import { entryTitle, hasDualYear, julianWeekday } from '../generator/core/titles.ts';
 import { isIsoDate, monthEnd } from '../generator/core/dates.ts';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

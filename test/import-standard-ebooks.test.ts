@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { gregorianToJulian } from '../generator/import/calendar.ts';
+import { gregorianToJulian } from '../generator/import/old-style.ts';
 import { dedent } from '../generator/import/render.ts';
 import type { ImportReport } from '../generator/import/report.ts';
 import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';

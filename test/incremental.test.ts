@@ -6,12 +6,12 @@ import { lstatSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build } from '../generator/build/build.ts';
-import { slotDir } from '../generator/build/generations.ts';
-import { RenderMemo } from '../generator/build/render-memo.ts';
-import { renderSite } from '../generator/build/render-site.ts';
-import { BuildSession } from '../generator/build/session.ts';
-import { startWatching, type Watcher } from '../generator/build/watch.ts';
+import { build } from '../generator/build.ts';
+import { slotDir } from '../generator/output/generations.ts';
+import { RenderMemo } from '../generator/render/render-memo.ts';
+import { renderSite } from '../generator/render/render-site.ts';
+import { BuildSession } from '../generator/watch/session.ts';
+import { startWatching, type Watcher } from '../generator/watch/watch.ts';
 import { readContent, validate } from '../generator/content/load.ts';
 import { entryFile, writeContent } from './helpers/content.ts';
 import { mediumSite } from './helpers/medium-site.ts';

@@ -1,5 +1,5 @@
 // The edge function in Deno, the runtime Netlify runs it in (Deno from tools/netlify): its module
-// graph holds nothing but generator/edge and generator/core, and its own tests (test/edge/*_test.ts)
+// graph holds nothing but generator/deploy/netlify and generator/core, and its own tests (test/edge/*_test.ts)
 // pass, among them the byte-identity of its answers to the local server's on thousands of random
 // requests, recorded here from a local server over the same build.
 //
@@ -13,14 +13,14 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { build } from '../generator/build/build.ts';
+import { build } from '../generator/build.ts';
 import { loadSiteIndex } from '../generator/core/site-index.ts';
 import { createApiServer } from '../generator/server/server.ts';
 import { denoDir, emulatorInstalled } from '../tools/netlify/emulator.ts';
 import { randomRequests } from './edge/requests.ts';
 
 const REPO = join(import.meta.dirname, '..');
-const ENTRY = join(REPO, 'generator', 'edge', 'functions', 'api.ts');
+const ENTRY = join(REPO, 'generator', 'deploy', 'netlify', 'edge-functions', 'api.ts');
 const INSTALL = 'npm ci --prefix tools/netlify';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -39,7 +39,7 @@ const deno = (args: string[], env: Record<string, string> = {}) => {
 describe.skipIf(!emulatorInstalled() && process.env.CI !== 'true')(
   `edge function in Deno${emulatorInstalled() ? '' : ` (not installed: ${INSTALL})`}`,
   () => {
-    it('imports only generator/edge and generator/core modules: nothing Node-only, nothing remote', () => {
+    it('imports only generator/deploy/netlify and generator/core modules: nothing Node-only, nothing remote', () => {
       const info = deno(['info', '--json', '--no-config', ENTRY]);
       expect(info.status, info.stderr).toBe(0);
       const graph = JSON.parse(info.stdout) as { modules: Array<{ specifier: string; kind?: string; error?: string }> };
@@ -48,7 +48,7 @@ describe.skipIf(!emulatorInstalled() && process.env.CI !== 'true')(
         expect(m.specifier, 'a local file').toMatch(/^file:\/\//);
         return relative(REPO, fileURLToPath(m.specifier)).split(sep).join('/');
       });
-      for (const m of modules) expect(m, 'module of the edge function').toMatch(/^generator\/(edge|core)\/[\w/-]+\.ts$/);
+      for (const m of modules) expect(m, 'module of the edge function').toMatch(/^generator\/(deploy\/netlify|core)\/[\w/-]+\.ts$/);
       expect(modules).toContain('generator/core/lists.ts');
       expect(modules).toContain('generator/core/answer.ts');
     });

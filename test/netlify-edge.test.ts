@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../generator/build/build.ts';
+import { build } from '../generator/build.ts';
 import { loadSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
-import { CDN_CACHE_CONTROL, handle, indexLoader, type ReadFile } from '../generator/edge/handler.ts';
+import { CDN_CACHE_CONTROL, handle, indexLoader, type ReadFile } from '../generator/deploy/netlify/handler.ts';
 import { createApiServer } from '../generator/server/server.ts';
 import { randomRequests } from './edge/requests.ts';
 

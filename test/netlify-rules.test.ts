@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { renderSite } from '../generator/build/render-site.ts';
-import { REDIRECTS_FILE, redirectsFile } from '../generator/build/netlify-rules.ts';
+import { renderSite } from '../generator/render/render-site.ts';
+import { REDIRECTS_FILE, redirectsFile } from '../generator/deploy/netlify/redirects.ts';
 import { loadContent } from '../generator/content/load.ts';
 import { emulatorInstalled, startEmulation } from '../tools/netlify/emulator.ts';
 

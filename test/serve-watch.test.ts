@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startWatching, type Watcher } from '../generator/build/watch.ts';
+import { startWatching, type Watcher } from '../generator/watch/watch.ts';
 import { createApiServer } from '../generator/server/server.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 

@@ -2,7 +2,7 @@
 // With --watch, stays running and rebuilds what changed after every edit (see build/session.ts).
 
 import { writeFileSync } from 'node:fs';
-import { build, type BuildReport } from '../build/build.ts';
+import { build, type BuildReport } from '../build.ts';
 import { ContentError } from '../content/problems.ts';
 import { CONFIG_HELP, CONFIG_OPTIONS, configOverrides, fail, parseOrExit } from './options.ts';
 
@@ -56,7 +56,7 @@ function writeReport(file: string, report: BuildReport): void {
 try {
   if (values.watch) {
     // Loaded only here: a one-shot build does not pay for the watch mode's modules.
-    const { describeRebuild, startWatching } = await import('../build/watch.ts');
+    const { describeRebuild, startWatching } = await import('../watch/watch.ts');
     const watcher = await startWatching({
       ...options,
       onRebuild: (report, paths) => {

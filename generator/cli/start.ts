@@ -1,6 +1,6 @@
 // npm start: build content/ for this server's own origin (unless --no-build), then serve it.
 
-import { build } from '../build/build.ts';
+import { build } from '../build.ts';
 import { ContentError } from '../content/problems.ts';
 import { createApiServer } from '../server/server.ts';
 import { CONFIG_HELP, CONFIG_OPTIONS, configOverrides, fail, parseOrExit } from './options.ts';
@@ -40,7 +40,7 @@ if (!values['no-build']) {
   try {
     if (values.watch) {
       // The server follows each rebuild: it reloads the site index whenever a swap replaces it.
-      const { describeRebuild, startWatching } = await import('../build/watch.ts');
+      const { describeRebuild, startWatching } = await import('../watch/watch.ts');
       await startWatching({
         contentDir, outDir, overrides, env: {},
         onRebuild: (report, paths) => {

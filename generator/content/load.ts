@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fg from 'fast-glob';
 import type { Model, SiteConfig } from '../core/model.ts';
 import { type ConfigOverrides, loadSiteConfig } from './config.ts';
-import { buildModel } from './model.ts';
+import { buildModel } from './build-model.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
 import type { FileJob, ParsedFile } from './parse-file.ts';

@@ -1,5 +1,5 @@
 // The validated content model: plain records and the indexes derived from them.
-// Built by generator/content/model.ts; read by the renderers.
+// Built by generator/content/build-model.ts; read by the renderers.
 
 import type { IsoDate, Timestamp, TopicKind } from './types.ts';
 

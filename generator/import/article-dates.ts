@@ -7,7 +7,7 @@
 // datetime is normally right and is the only full date, so it wins unless it disagrees with both
 // the id and the printed day while the id agrees with the printed day (then the datetime is a typo).
 
-import { daysBetween, gregorianToJulian, isIsoDate, padLooseDate } from './calendar.ts';
+import { daysBetween, gregorianToJulian, isIsoDate, padLooseDate } from './old-style.ts';
 import type { Article } from './corpus.ts';
 import { descendants, getAttr, textContent, type XElement } from './xml.ts';
 

@@ -2,7 +2,7 @@
 // note's entry, clean the markup, render the entry files and account for everything in a report.
 
 import { setAttr, serialize } from './xml.ts';
-import { daysBetween, FIRST_DAY, LAST_DAY } from './calendar.ts';
+import { daysBetween, FIRST_DAY, LAST_DAY } from './old-style.ts';
 import { readCorpus } from './corpus.ts';
 import { groupArticles } from './entries.ts';
 import { planNotes } from './notes.ts';

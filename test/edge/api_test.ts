@@ -1,4 +1,4 @@
-// Deno tests of the Netlify edge function itself (generator/edge/functions/api.ts), run by Deno
+// Deno tests of the Netlify edge function itself (generator/deploy/netlify/edge-functions/api.ts), run by Deno
 // as Netlify runs it. Started by test/netlify-deno.test.ts, which builds a site, records the local
 // server's answers to thousands of random requests into $EDGE_FIXTURE/cases.json, and runs:
 //
@@ -7,8 +7,8 @@
 // The function's `context.next()` is played by a fake that serves the built public/ directory,
 // as Netlify's static layer would.
 
-import api, { type NetlifyContext } from '../../generator/edge/functions/api.ts';
-import { CDN_CACHE_CONTROL, SITE_INDEX_PATH } from '../../generator/edge/handler.ts';
+import api, { type NetlifyContext } from '../../generator/deploy/netlify/edge-functions/api.ts';
+import { CDN_CACHE_CONTROL, SITE_INDEX_PATH } from '../../generator/deploy/netlify/handler.ts';
 
 // Deno's global, described for the Node type-checker (tsc) that also reads this file.
 declare const Deno: {

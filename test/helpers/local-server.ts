@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from '../../generator/build/build.ts';
+import { build } from '../../generator/build.ts';
 import { createApiServer } from '../../generator/server/server.ts';
 
 export interface LocalSite {

@@ -5,7 +5,7 @@
 //   npx tsx tools/netlify/emulator.ts [--content content] [--port 8889]
 //
 // It lays out a Netlify project in a temp directory exactly as a deploy would have it: the
-// repository's netlify.toml, the edge function's sources (generator/edge and the generator/core
+// repository's netlify.toml, the edge function's sources (generator/deploy/netlify and the generator/core
 // modules it imports) and public/, built for the emulator's own origin so that every link stays
 // on it. Requests go through NetlifyDev's request chain (edge functions, redirect rules, header
 // rules, static files), the same code Netlify's CLI runs for `netlify dev`; the edge function runs
@@ -144,8 +144,8 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
     await withTimeout((async () => {
       // The project as Netlify would check it out and build it.
       cpSync(join(REPO_DIR, 'netlify.toml'), join(projectDir, 'netlify.toml'));
-      for (const dir of ['generator/edge', 'generator/core']) cpSync(join(REPO_DIR, dir), join(projectDir, dir), { recursive: true });
-      const { build } = await import('../../generator/build/build.ts');
+      for (const dir of ['generator/deploy/netlify', 'generator/core']) cpSync(join(REPO_DIR, dir), join(projectDir, dir), { recursive: true });
+      const { build } = await import('../../generator/build.ts');
       const publicDir = join(projectDir, 'public');
       await build({ contentDir: options.contentDir, outDir: publicDir, quiet: true, overrides: { apiOrigin: origin }, env: {} });
       // Emulator difference: @netlify/dev reads _redirects from the project directory (and the

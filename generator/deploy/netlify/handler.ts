@@ -1,6 +1,6 @@
 // The edge function's whole logic, free of any runtime: web-standard Request and Response in, the
 // generator's core modules (imported unchanged, by relative `.ts` paths) for every decision. Deno
-// runs it on Netlify (generator/edge/functions/api.ts wires it to Netlify's context); Node runs it
+// runs it on Netlify (generator/deploy/netlify/edge-functions/api.ts wires it to Netlify's context); Node runs it
 // in the tests, in-process. It must import nothing else: no `node:` module, no Deno global.
 //
 // What it does with a request under /api/:
@@ -12,12 +12,12 @@
 // Every response carries the contract's headers, set here: Netlify applies no header rules to
 // what an edge function returns.
 
-import { answer } from '../core/answer.ts';
-import { errorBody, NOT_FOUND } from '../core/errors.ts';
-import { SITE_INDEX_FILE } from '../core/files.ts';
-import { hash64 } from '../core/hash.ts';
-import { answerHead } from '../core/headers.ts';
-import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
+import { answer } from '../../core/answer.ts';
+import { errorBody, NOT_FOUND } from '../../core/errors.ts';
+import { SITE_INDEX_FILE } from '../../core/files.ts';
+import { hash64 } from '../../core/hash.ts';
+import { answerHead } from '../../core/headers.ts';
+import { loadSiteIndex, type SiteIndex } from '../../core/site-index.ts';
 
 /** The publish-directory path of the index the build writes, as a URL path. */
 export const SITE_INDEX_PATH = `/${SITE_INDEX_FILE}`;

@@ -1,10 +1,10 @@
 // One build: content directory → validated model → rendered files → atomic write.
 
-import { ContentError } from '../content/problems.ts';
-import { type LoadOptions, readContent, validate } from '../content/load.ts';
-import { createProgress } from './progress.ts';
-import { type OutputFile, renderFiles } from './render-site.ts';
-import { writeSiteAtomically } from './writer.ts';
+import { ContentError } from './content/problems.ts';
+import { type LoadOptions, readContent, validate } from './content/load.ts';
+import { createProgress } from './cli/progress.ts';
+import { type OutputFile, renderFiles } from './render/render-site.ts';
+import { writeSiteAtomically } from './output/writer.ts';
 
 export interface BuildOptions extends LoadOptions {
   contentDir: string;

@@ -15,7 +15,7 @@ import {
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
-import { netlifyFiles } from './netlify-rules.ts';
+import { netlifyFiles } from '../deploy/netlify/redirects.ts';
 import type { RenderMemo } from './render-memo.ts';
 
 export interface OutputFile {

@@ -12,7 +12,7 @@
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
-import type { OutputFile } from './render-site.ts';
+import type { OutputFile } from '../render/render-site.ts';
 import { discard, sweepTrash } from './trash.ts';
 
 export interface WriteStats {

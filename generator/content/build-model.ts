@@ -1,7 +1,7 @@
 // Parsed files to the validated model: cross-file checks (duplicates, references, the tree) and
 // the derived indexes. Every problem is collected; none stops the others from being found.
 
-import { entryTitle } from '../core/calendar.ts';
+import { entryTitle } from '../core/titles.ts';
 import type { Category, Entry, Model, SiteConfig, Topic } from '../core/model.ts';
 import type { IsoDate } from '../core/types.ts';
 import type { ParsedCategory } from './parse-categories.ts';

@@ -13,11 +13,11 @@ import { dirname, join } from 'node:path';
 import { type ContentState, type LoadOptions, readContent, validate } from '../content/load.ts';
 import { ContentError, type Problem } from '../content/problems.ts';
 import { updateContent } from '../content/update.ts';
-import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from './generations.ts';
-import { RenderMemo } from './render-memo.ts';
-import { type OutputFile, renderSite } from './render-site.ts';
-import { discard } from './trash.ts';
-import { writeFiles } from './writer.ts';
+import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
+import { RenderMemo } from '../render/render-memo.ts';
+import { type OutputFile, renderSite } from '../render/render-site.ts';
+import { discard } from '../output/trash.ts';
+import { writeFiles } from '../output/writer.ts';
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 export const GRACE_MS = 1000;
