@@ -53,8 +53,14 @@ const tImport = performance.now();
 const { default: api } = await import('../generator/deploy/netlify/edge-functions/api.ts');
 const moduleLoad = performance.now() - tImport;
 // Already loaded with the function: no cost here.
-const { loadSiteIndex } = await import('../generator/core/site-index.ts');
-const { handle } = await import('../generator/deploy/netlify/handler.ts');
+const { parseSiteIndex } = await import('../generator/core/site-index.ts');
+const { handle } = await import('../generator/core/handler.ts');
+const { fromRequest, toResponse } = await import('../generator/deploy/web.ts');
+const loadSiteIndex = (text: string) => {
+  const loaded = parseSiteIndex(text);
+  if (!loaded.ok) throw new Error(loaded.error);
+  return loaded.value;
+};
 const { randomRequests } = await import('../test/edge/requests.ts');
 const t0 = performance.now();
 const first = await api(new Request(`${origin}/api/v1/entries?start=1663-04-01&end=1666-09-30&page=3`), context);
@@ -64,15 +70,18 @@ const coldRequest = performance.now() - t0;
 // The index load alone, again (JIT-warm now; the first figure above is the cold one).
 const text = new TextDecoder().decode(indexBytes);
 const loads: number[] = [];
-let site = loadSiteIndex(JSON.parse(text));
+let site = loadSiteIndex(text);
 for (let i = 0; i < 20; i++) {
   const t = performance.now();
-  site = loadSiteIndex(JSON.parse(text));
+  site = loadSiteIndex(text);
   loads.push(performance.now() - t);
 }
 
 // Warm: random requests, split by who produces the bytes.
-const readFile = async (path: string) => serve(path);
+const readFile = async (file: string) => {
+  const res = await serve(`/${file}`);
+  return res.ok ? new Uint8Array(await res.arrayBuffer()) : null;
+};
 const requests = randomRequests(20_000, { dates: site.entryDates, slugs: [...site.categorySlugs], ids: [...site.topicIds] }, 1666);
 const computed: number[] = [];
 const prerendered: number[] = [];
@@ -80,11 +89,11 @@ for (let round = 0; round < 2; round++) {
   for (const { method, path } of requests) {
     const request = new Request(origin + path, { method });
     const t = performance.now();
-    const res = await handle(request, site, readFile);
+    const res = toResponse(await handle(fromRequest(request), site, readFile));
     const body = await res.arrayBuffer();
     const elapsed = performance.now() - t;
     if (round === 0) continue; // warm-up
-    const isFile = res.status === 200 && !(res.headers.get('etag') ?? '').includes('-') && method === 'GET';
+    const isFile = res.status === 200 && method === 'GET' && !new URL(request.url).search.includes('start');
     (isFile ? prerendered : computed).push(elapsed);
     void body;
   }
@@ -94,7 +103,7 @@ for (let i = 0; i < 5000; i++) {
   const y = 1660 + (i % 10);
   const request = new Request(`${origin}/api/v1/entries?start=${y}-0${1 + (i % 9)}-0${1 + (i % 7)}&end=1669-05-31&page=${1 + (i % 5)}`);
   const t = performance.now();
-  await (await handle(request, site, readFile)).arrayBuffer();
+  await toResponse(await handle(fromRequest(request), site, readFile)).arrayBuffer();
   rangePages.push(performance.now() - t);
 }
 

@@ -3,42 +3,43 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { answer, prerenderedEntryPage } from '../generator/core/answer.ts';
+import { answer } from '../generator/core/answer.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
-import { planEntryList } from '../generator/core/lists.ts';
-import { loadSiteIndex } from '../generator/core/site-index.ts';
+import { type ListQuery, planEntryRequest } from '../generator/core/lists.ts';
+import { prerenderedList } from '../generator/core/prerendered.ts';
+import { parseSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 import { median } from './measure.ts';
 
 /** Deterministic requests: ranges of 1 to 1,000 days, a random valid page of each. */
-export function rangeQueries(dates: readonly string[], pageSize: number, count: number): string[] {
+export function rangeQueries(dates: readonly string[], pageSize: number, count: number): ListQuery[] {
   let seed = 12345;
   const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
   const day0 = Date.UTC(1660, 0, 1);
   const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  const out: string[] = [];
+  const out: ListQuery[] = [];
   while (out.length < count) {
     const start = day0 + Math.floor(random() * 3400) * 86_400_000;
     const end = start + (1 + Math.floor(random() * 1000)) * 86_400_000;
     const q = { start: iso(start), end: iso(end) };
-    const plan = planEntryList(dates, pageSize, q);
+    const plan = planEntryRequest(dates, pageSize, q);
     if (!plan.ok) continue;
-    const page = 1 + Math.floor(random() * plan.plan.totalPages);
+    const page = 1 + Math.floor(random() * plan.value.totalPages);
     // Only what the build did not pre-render: those are files, not computed answers.
-    if (prerenderedEntryPage(plan.plan.filters, page) !== null) continue;
-    out.push(`?start=${q.start}&end=${q.end}&page=${page}`);
+    if (prerenderedList('entries', plan.value.filters) !== null) continue;
+    out.push({ ...q, page: String(page) });
   }
   return out;
 }
 
 /** Microseconds per computed answer: the median of several batches, after a warm-up. */
 export function rangeAnswerMicros(outDir: string, batches = 7, perBatch = 20_000): { micros: number; samples: number[] } {
-  const site = loadSiteIndex(JSON.parse(readFileSync(join(outDir, SITE_INDEX_FILE), 'utf8')));
+  const site = loadSite(outDir);
   const queries = rangeQueries(site.entryDates, site.pageSize, 1000);
   let sink = 0;
   const runBatch = (n: number) => {
     for (let i = 0; i < n; i++) {
-      const a = answer('GET', '/api/v1/entries', queries[i % queries.length] as string, site);
-      if (a.kind !== 'body' || a.status !== 200) throw new Error(`not a computed 200: ${queries[i % queries.length]}`);
+      const a = answer('GET', '/api/v1/entries', queries[i % queries.length] as ListQuery, site);
+      if (a.kind !== 'body' || a.status !== 200) throw new Error(`not a computed 200: ${JSON.stringify(queries[i % queries.length])}`);
       sink += a.body.length;
     }
   };
@@ -51,4 +52,16 @@ export function rangeAnswerMicros(outDir: string, batches = 7, perBatch = 20_000
   }
   if (sink === 0) throw new Error('no bytes rendered');
   return { micros: median(samples), samples };
+}
+
+/** The site index of a built output directory. */
+export function loadSite(outDir: string): SiteIndex {
+  const loaded = parseSiteIndex(readFileSync(join(outDir, SITE_INDEX_FILE), 'utf8'));
+  if (!loaded.ok) throw new Error(`${outDir}: ${loaded.error}`);
+  return loaded.value;
+}
+
+/** A query as a query string. */
+export function queryString(q: ListQuery): string {
+  return `?start=${q.start}&end=${q.end}&page=${q.page}`;
 }

@@ -9,13 +9,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
-import { loadSiteIndex } from '../generator/core/site-index.ts';
 import { type BuildRun, coldBuild, copyTree, npmBuild } from './cold.ts';
 import type { EditRun } from './incremental.ts';
 import { machineFacts } from './machine.ts';
 import { median, mustRun, sleep, Trash } from './measure.ts';
-import { rangeAnswerMicros, rangeQueries } from './range.ts';
+import { loadSite, queryString, rangeAnswerMicros, rangeQueries } from './range.ts';
 import { serverLoad } from './server.ts';
 import { type Figure, formatTable } from './table.ts';
 import { prepareWorkload } from './workload.ts';
@@ -90,11 +88,11 @@ log('computed range answers …');
 const range = rangeAnswerMicros(out1);
 
 log('the local server under load …');
-const site = loadSiteIndex(JSON.parse(readFileSync(join(out1, SITE_INDEX_FILE), 'utf8')));
+const site = loadSite(out1);
 const detailDate = site.entryDates[Math.floor(site.entryDates.length / 2)] as string;
 const server = await serverLoad(
   repo, out1, `/api/v1/entries/${detailDate}`,
-  rangeQueries(site.entryDates, site.pageSize, 200).map((q) => `/api/v1/entries${q}`),
+  rangeQueries(site.entryDates, site.pageSize, 200).map((q) => `/api/v1/entries${queryString(q)}`),
   { connections: 10, durationSeconds: quick ? 2 : 4 },
 );
 

@@ -14,7 +14,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
-import { loadSiteIndex } from '../generator/core/site-index.ts';
+import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { createApiServer } from '../generator/server/server.ts';
 import { denoDir, emulatorInstalled } from '../tools/netlify/emulator.ts';
 import { randomRequests } from './edge/requests.ts';
@@ -48,7 +48,7 @@ describe.skipIf(!emulatorInstalled() && process.env.CI !== 'true')(
         expect(m.specifier, 'a local file').toMatch(/^file:\/\//);
         return relative(REPO, fileURLToPath(m.specifier)).split(sep).join('/');
       });
-      for (const m of modules) expect(m, 'module of the edge function').toMatch(/^generator\/(deploy\/netlify|core)\/[\w/-]+\.ts$/);
+      for (const m of modules) expect(m, 'module of the edge function').toMatch(/^generator\/(deploy\/netlify\/[\w/-]+|deploy\/web|core\/[\w-]+)\.ts$/);
       expect(modules).toContain('generator/core/lists.ts');
       expect(modules).toContain('generator/core/answer.ts');
     });
@@ -62,13 +62,15 @@ describe.skipIf(!emulatorInstalled() && process.env.CI !== 'true')(
         const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
         await build({ contentDir: join(REPO, 'content'), outDir: publicDir, quiet: true, overrides: { apiOrigin: origin, pageSize: 9 }, env: {} });
         const { readFileSync } = await import('node:fs');
-        const index = loadSiteIndex(JSON.parse(readFileSync(join(publicDir, '_data', 'site-index.json'), 'utf8')));
+        const loaded = parseSiteIndex(readFileSync(join(publicDir, '_data', 'site-index.json'), 'utf8'));
+        if (!loaded.ok) throw new Error(loaded.error);
+        const index = loaded.value;
         const known = { dates: index.entryDates, slugs: [...index.categorySlugs], ids: [...index.topicIds] };
         const cases = [];
         for (const { method, path } of randomRequests(3000, known, 1669)) {
           const res = await fetch(origin + path, { method });
           const headers: Record<string, string | null> = {};
-          for (const h of ['content-type', 'allow', 'vary', 'etag']) headers[h] = res.headers.get(h);
+          for (const h of ['content-type', 'allow', 'vary', 'etag', 'cache-control', 'access-control-allow-origin']) headers[h] = res.headers.get(h);
           cases.push({ method, path, status: res.status, headers, body: await res.text() });
         }
         writeFileSync(join(dir, 'cases.json'), JSON.stringify({ origin, cases }));

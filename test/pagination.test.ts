@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelope, pretty, resultFragment } from '../generator/core/json.ts';
-import { type ListQuery, listQuery, planEntryList, planPlainList, renderPage } from '../generator/core/lists.ts';
+import { type ListQuery, listQuery, planEntryRequest, requestedPage, renderPage, wholeList } from '../generator/core/lists.ts';
 import { pageURL, parsePage, totalPagesFor } from '../generator/core/pagination.ts';
 import { dateRange } from '../generator/core/ranges.ts';
 
@@ -59,9 +59,9 @@ describe('list planning and rendering', () => {
   const dates = Array.from({ length: 120 }, (_, i) => new Date(Date.UTC(1661, 0, 1 + i)).toISOString().slice(0, 10));
   const fragments = dates.map((date) => resultFragment({ date }));
   const render = (q: ListQuery) => {
-    const planned = planEntryList(dates, 50, q);
+    const planned = planEntryRequest(dates, 50, q);
     if (!planned.ok) return planned.error;
-    return JSON.parse(renderPage(LIST, fragments, 50, planned.plan)) as {
+    return JSON.parse(renderPage(LIST, fragments, 50, planned.value)) as {
       totalResults: number; totalPages: number; nextPageURL: string | null; previousPageURL: string | null; results: Array<{ date: string }>;
     };
   };
@@ -105,7 +105,7 @@ describe('list planning and rendering', () => {
   });
 
   it('plans plain lists', () => {
-    const planned = planPlainList(101, 50, { page: 'last' });
-    expect(planned).toMatchObject({ ok: true, plan: { page: 3, totalPages: 3, total: 101 } });
+    const planned = requestedPage(wholeList(101), 50, 'last');
+    expect(planned).toMatchObject({ ok: true, value: { page: 3, totalPages: 3, total: 101 } });
   });
 });

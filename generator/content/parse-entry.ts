@@ -1,7 +1,7 @@
 // One entry file: YAML front matter, the entry's HTML, then optionally the footnotes' HTML.
 
 import { isIsoDate } from '../core/dates.ts';
-import { PERIOD_END, PERIOD_START } from '../core/files.ts';
+import { PERIOD_END, PERIOD_START } from '../core/period.ts';
 import type { Entry } from '../core/model.ts';
 import {
   asMapping, count, type FieldSource, idList, lineOf, nullableTimestamp, problem, rejectUnknownKeys, timestamp,

@@ -1,29 +1,41 @@
-// The headers of every answer under /api/, success or error.
+// The headers of every answer under /api/, success, error or 304, on every runtime.
 
+export const JSON_TYPE = 'application/json';
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** What every answer carries, whatever its status. */
 export const API_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Type': 'application/json',
   Allow: 'GET, HEAD, OPTIONS',
   Vary: 'Cookie, Accept',
+  'X-Content-Type-Options': 'nosniff',
+  // A public, read-only API without credentials: any page may read it, and its validator.
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag',
 };
 
 /** Clients revalidate (cheaply, with the ETag): a rebuild may change any answer. */
 export const CLIENT_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+/** An answer that must not be kept anywhere: the site could not answer properly. */
+export const NO_STORE = 'no-store';
 
-/** True when an If-None-Match header value matches `etag` (weak comparison, RFC 9110). */
-export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
-  if (ifNoneMatch === null) return false;
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((t) => bare(t) === bare(etag));
-}
+/** How long a browser may reuse a preflight's answer, in seconds. */
+export const PREFLIGHT_MAX_AGE = '86400';
+const ALWAYS_ALLOWED = ['If-None-Match'];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * Status and headers of a rendered answer: the contract's headers, the client cache rule and the
- * ETag; 304 (no body) when the client's copy, named by If-None-Match, is current.
+ * The extra headers of a CORS preflight: the methods, the request headers it asked for (every
+ * one: the API has no credentials to protect) plus If-None-Match, and how long to keep them.
  */
-export function answerHead(status: number, etag: string | null, ifNoneMatch: string | null): { status: number; headers: Record<string, string> } {
-  const headers: Record<string, string> = { ...API_HEADERS, 'Cache-Control': CLIENT_CACHE_CONTROL };
-  if (etag === null) return { status, headers };
-  headers.ETag = etag;
-  return { status: etagMatches(ifNoneMatch, etag) ? 304 : status, headers };
+export function preflightHeaders(requestedHeaders: string | null): Record<string, string> {
+  const names = [...ALWAYS_ALLOWED];
+  for (const raw of (requestedHeaders ?? '').split(',')) {
+    const name = raw.trim();
+    if (TOKEN.test(name) && !names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+  }
+  return {
+    'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+    'Access-Control-Allow-Headers': names.join(', '),
+    'Access-Control-Max-Age': PREFLIGHT_MAX_AGE,
+  };
 }

@@ -1,12 +1,14 @@
 // The list module: any page of any list, for any (start, end, page), from pre-rendered record
-// fragments. Pure and dependency-free: the build, the local server and the edge function all
-// render list pages here.
+// fragments. Pure and dependency-free: the build, the local server and the edge functions all
+// render list pages here. Requests are validated here (400 for a date, 404 for a page); the
+// build plans its pages with the typed functions, never through query strings.
 
 import { isIsoDate } from './dates.ts';
 import { type ApiError, INVALID_PAGE, invalidDate } from './errors.ts';
 import { envelope } from './json.ts';
 import { type LinkFilters, pageURL, parsePage, totalPagesFor } from './pagination.ts';
 import { dateRange } from './ranges.ts';
+import { fail, ok, type Result } from './result.ts';
 import type { IsoDate } from './types.ts';
 
 /** A list request's parameters as given (the last occurrence of each), not yet validated. */
@@ -24,48 +26,66 @@ export function listQuery(params: URLSearchParams): ListQuery {
   return { start: last('start'), end: last('end'), page: last('page') };
 }
 
-/** One page of a list: the slice [from, to) of the full (filtered) sequence. */
-export interface PagePlan {
+/** The records a list selects: positions [from, from + total) of the full sequence. */
+export interface ListSlice {
   filters: LinkFilters;
-  page: number;
-  totalPages: number;
-  /** Number of records in the filtered set. */
-  total: number;
-  /** Position of the filtered set in the full sequence. */
   from: number;
+  total: number;
 }
 
-export type Planned = { ok: true; plan: PagePlan } | { ok: false; error: ApiError };
+/** One page of a list. */
+export interface PagePlan extends ListSlice {
+  page: number;
+  totalPages: number;
+}
 
-/** Validates and plans an entries list request: 400 for a bad date, 404 for a bad page. */
-export function planEntryList(dates: readonly IsoDate[], pageSize: number, q: ListQuery): Planned {
+/** An unfiltered list of `total` records. */
+export function wholeList(total: number): ListSlice {
+  return { filters: {}, from: 0, total };
+}
+
+/** The entries within the filters (inclusive, each optional), from the sorted dates. */
+export function entrySlice(dates: readonly IsoDate[], filters: LinkFilters): ListSlice {
+  const { from, to } = dateRange(dates, filters.start, filters.end);
+  return { filters, from, total: to - from };
+}
+
+/** The date filters of a request: empty values are absent; anything else must be a real date. */
+export function entryFilters(q: ListQuery): Result<LinkFilters, ApiError> {
   const filters: LinkFilters = {};
   for (const name of ['start', 'end'] as const) {
     const value = q[name];
     if (value === undefined || value === '') continue;
-    if (!isIsoDate(value)) return { ok: false, error: invalidDate(name, value) };
+    if (!isIsoDate(value)) return fail(invalidDate(name, value));
     filters[name] = value;
   }
-  const { from, to } = dateRange(dates, filters.start, filters.end);
-  return planPage(filters, to - from, from, pageSize, q.page);
+  return ok(filters);
 }
 
-/** Plans a page of an unfiltered list of `total` records. */
-export function planPlainList(total: number, pageSize: number, q: ListQuery): Planned {
-  return planPage({}, total, 0, pageSize, q.page);
+export function pageCount(slice: ListSlice, pageSize: number): number {
+  return totalPagesFor(slice.total, pageSize);
 }
 
-function planPage(filters: LinkFilters, total: number, from: number, pageSize: number, raw: string | undefined): Planned {
-  const totalPages = totalPagesFor(total, pageSize);
+/** Page `page` (1 to pageCount) of a slice. */
+export function pagePlan(slice: ListSlice, pageSize: number, page: number): PagePlan {
+  return { ...slice, page, totalPages: pageCount(slice, pageSize) };
+}
+
+/** The page a request names (`page` as given), or 404 Invalid page. */
+export function requestedPage(slice: ListSlice, pageSize: number, raw: string | undefined): Result<PagePlan, ApiError> {
+  const totalPages = pageCount(slice, pageSize);
   const page = parsePage(raw, totalPages);
-  if (page === null) return { ok: false, error: INVALID_PAGE };
-  return { ok: true, plan: { filters, page, totalPages, total, from } };
+  return page === null ? fail(INVALID_PAGE) : ok({ ...slice, page, totalPages });
+}
+
+/** An entries list request: its date filters first (400), then its page (404). */
+export function planEntryRequest(dates: readonly IsoDate[], pageSize: number, q: ListQuery): Result<PagePlan, ApiError> {
+  const filters = entryFilters(q);
+  return filters.ok ? requestedPage(entrySlice(dates, filters.value), pageSize, q.page) : filters;
 }
 
 /** The bytes of a planned page. `fragments` holds every record of the unfiltered list. */
 export function renderPage(listURL: string, fragments: readonly string[], pageSize: number, plan: PagePlan): string {
-  const first = plan.from + (plan.page - 1) * pageSize;
-  const last = Math.min(plan.from + plan.total, first + pageSize);
   return envelope(
     {
       totalResults: plan.total,
@@ -73,6 +93,12 @@ export function renderPage(listURL: string, fragments: readonly string[], pageSi
       nextPageURL: plan.page < plan.totalPages ? pageURL(listURL, plan.filters, plan.page + 1) : null,
       previousPageURL: plan.page > 1 ? pageURL(listURL, plan.filters, plan.page - 1) : null,
     },
-    fragments.slice(first, last),
+    pageFragments(fragments, pageSize, plan),
   );
+}
+
+/** The fragments of the records on a planned page. */
+export function pageFragments(fragments: readonly string[], pageSize: number, plan: PagePlan): string[] {
+  const first = plan.from + (plan.page - 1) * pageSize;
+  return fragments.slice(first, Math.min(plan.from + plan.total, first + pageSize));
 }

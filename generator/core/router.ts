@@ -1,10 +1,15 @@
 // Paths of the contract to routes. A `.json` suffix names the same resource.
+//
+// The path is taken as the client sent it: dot segments are not resolved (`/api/v1/categories/..`
+// names no resource, it is not the root) and percent-escapes are not decoded (no key of the API
+// needs one), so that `%2e%2e` is as unknown as `..`.
 
 import { isIsoDate } from './dates.ts';
 import type { Collection } from './types.ts';
 
 export type Route =
   | { kind: 'root' }
+  | { kind: 'schema' }
   | { kind: 'list'; collection: Collection }
   | { kind: 'detail'; collection: Collection; key: string }
   | { kind: 'unknown' };
@@ -13,25 +18,27 @@ const COLLECTIONS: ReadonlySet<string> = new Set<Collection>(['entries', 'catego
 // Key shapes of the reference service's URL patterns: Django's slug and int converters.
 const SLUG = /^[-a-zA-Z0-9_]+$/;
 const INTEGER = /^[0-9]+$/;
+const UNKNOWN: Route = { kind: 'unknown' };
 
 export function route(pathname: string): Route {
   if (pathname === '/api/v1' || pathname === '/api/v1/' || pathname === '/api/v1.json') return { kind: 'root' };
-  if (!pathname.startsWith('/api/v1/')) return { kind: 'unknown' };
+  if (!pathname.startsWith('/api/v1/')) return UNKNOWN;
   let rest = pathname.slice('/api/v1/'.length);
   if (rest.endsWith('.json')) rest = rest.slice(0, -'.json'.length);
+  if (rest === 'schema') return { kind: 'schema' };
   const parts = rest.split('/');
   const collection = parts[0] ?? '';
-  if (!COLLECTIONS.has(collection) || parts.length > 2) return { kind: 'unknown' };
+  if (!COLLECTIONS.has(collection) || parts.length > 2) return UNKNOWN;
   const c = collection as Collection;
   if (parts.length === 1) return { kind: 'list', collection: c };
   const key = parts[1] ?? '';
   switch (c) {
     case 'entries':
-      return isIsoDate(key) ? { kind: 'detail', collection: c, key } : { kind: 'unknown' };
+      return isIsoDate(key) ? { kind: 'detail', collection: c, key } : UNKNOWN;
     case 'categories':
-      return SLUG.test(key) ? { kind: 'detail', collection: c, key } : { kind: 'unknown' };
+      return SLUG.test(key) ? { kind: 'detail', collection: c, key } : UNKNOWN;
     case 'topics':
       // Like the int converter, `007` names topic 7.
-      return INTEGER.test(key) ? { kind: 'detail', collection: c, key: key.replace(/^0+(?=\d)/, '') } : { kind: 'unknown' };
+      return INTEGER.test(key) ? { kind: 'detail', collection: c, key: key.replace(/^0+(?=\d)/, '') } : UNKNOWN;
   }
 }

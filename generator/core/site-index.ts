@@ -1,11 +1,13 @@
 // The compact index of a built site: enough to answer every list request and to tell an unknown
 // record from a known one, without the content. The build writes it (SITE_INDEX_FILE); the local
-// server and the edge function load it once.
+// server and the edge functions load it once per generation or per isolate.
 
+import { isIsoDate } from './dates.ts';
 import { hash64 } from './hash.ts';
 import { resultFragment } from './json.ts';
 import type { Model } from './model.ts';
 import { entryItem } from './records.ts';
+import { fail, ok, type Result } from './result.ts';
 import type { IsoDate, Timestamp } from './types.ts';
 
 export interface SiteIndexFile {
@@ -49,26 +51,51 @@ export function siteIndexFile(model: Model): SiteIndexFile {
   return { version: 1, buildId, ...body };
 }
 
-/** Loads a parsed SITE_INDEX_FILE; rejects anything that is not one. */
-export function loadSiteIndex(file: unknown): SiteIndex {
-  const f = file as SiteIndexFile;
-  if (
-    typeof f !== 'object' || f === null || f.version !== 1 || typeof f.buildId !== 'string' ||
-    !Array.isArray(f.entries) || !Array.isArray(f.categories) || !Array.isArray(f.topics)
-  ) {
-    throw new Error('not a site index (version 1)');
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** What is wrong with a parsed SITE_INDEX_FILE, or null when it is one. */
+function defect(f: Record<string, unknown>): string | null {
+  if (f.version !== 1) return `version is ${JSON.stringify(f.version)}, not 1`;
+  for (const key of ['buildId', 'apiOrigin', 'siteOrigin'] as const) if (!isString(f[key])) return `"${key}" is not a string`;
+  if (!Number.isSafeInteger(f.pageSize) || (f.pageSize as number) < 1) return '"pageSize" is not a positive whole number';
+  if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
+  if (!Array.isArray(f.topics) || !f.topics.every((id) => Number.isSafeInteger(id))) return '"topics" is not a list of ids';
+  if (!Array.isArray(f.entries)) return '"entries" is not a list';
+  let previous = '';
+  for (const e of f.entries as unknown[]) {
+    if (!Array.isArray(e) || e.length !== 3 || !e.every(isString) || !isIsoDate(e[0] as string)) return '"entries" holds something other than [date, title, time]';
+    if ((e[0] as string) <= previous) return '"entries" is not in ascending order of date';
+    previous = e[0] as string;
   }
+  return null;
+}
+
+/** Loads a parsed SITE_INDEX_FILE; anything that is not one is an error saying what is wrong. */
+export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
+  if (typeof file !== 'object' || file === null || Array.isArray(file)) return fail('not a JSON object');
+  const problem = defect(file as Record<string, unknown>);
+  if (problem !== null) return fail(problem);
+  const f = file as SiteIndexFile;
   const origins = { apiOrigin: f.apiOrigin, siteOrigin: f.siteOrigin };
-  return {
+  return ok({
     buildId: f.buildId,
     apiOrigin: f.apiOrigin,
     siteOrigin: f.siteOrigin,
     pageSize: f.pageSize,
     entryDates: f.entries.map((e) => e[0]),
-    entryFragments: f.entries.map(([date, title, lastModifiedTime]) =>
-      resultFragment(entryItem(origins, { date, title, lastModifiedTime })),
-    ),
+    entryFragments: f.entries.map(([date, title, lastModifiedTime]) => resultFragment(entryItem(origins, { date, title, lastModifiedTime }))),
     categorySlugs: new Set(f.categories),
     topicIds: new Set(f.topics),
-  };
+  });
+}
+
+/** Parses the text of a SITE_INDEX_FILE (JSON) and loads it. */
+export function parseSiteIndex(text: string): Result<SiteIndex, string> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return fail('not valid JSON (truncated or damaged)');
+  }
+  return loadSiteIndex(data);
 }

@@ -6,7 +6,7 @@
 //   - an article dated outside the diary's period is set aside in the report.
 
 import { type ArticleDate, type DateConflict, resolveArticleDate } from './article-dates.ts';
-import { isInPeriod } from './old-style.ts';
+import { isInPeriod } from '../core/period.ts';
 import type { Article } from './corpus.ts';
 
 export interface EntryPlan {

@@ -3,12 +3,8 @@
 
 import { addDays as addCalendarDays, format, parseISO } from 'date-fns';
 import { isIsoDate } from '../core/dates.ts';
-import { PERIOD_END, PERIOD_START } from '../core/files.ts';
 
 export { isIsoDate };
-/** The diary's period, Julian dates, inclusive (docs/content-format.md). */
-export const FIRST_DAY = PERIOD_START;
-export const LAST_DAY = PERIOD_END;
 
 /** `iso` plus `days` days (negative to go back), in the proleptic Gregorian calendar. */
 export function addDays(iso: string, days: number): string {
@@ -40,9 +36,6 @@ export function julianToGregorian(julian: string): string {
   return gregorian;
 }
 
-export function isInPeriod(julian: string): boolean {
-  return julian >= FIRST_DAY && julian <= LAST_DAY;
-}
 
 /** Every ISO date from `first` to `last` inclusive. */
 export function daysBetween(first: string, last: string): string[] {

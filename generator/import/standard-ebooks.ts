@@ -2,7 +2,8 @@
 // note's entry, clean the markup, render the entry files and account for everything in a report.
 
 import { setAttr, serialize } from './xml.ts';
-import { daysBetween, FIRST_DAY, LAST_DAY } from './old-style.ts';
+import { PERIOD_END, PERIOD_START } from '../core/period.ts';
+import { daysBetween } from './old-style.ts';
 import { readCorpus } from './corpus.ts';
 import { groupArticles } from './entries.ts';
 import { planNotes } from './notes.ts';
@@ -54,7 +55,7 @@ export function convertStandardEbooks(editionDir: string, siteOrigin: string): I
 
   const withEntry = new Set(grouping.entries.map((e) => e.date));
   const covered = new Set(grouping.multiDay.flatMap((m) => m.covers));
-  const allDays = daysBetween(FIRST_DAY, LAST_DAY);
+  const allDays = daysBetween(PERIOD_START, PERIOD_END);
   const articleEntries: Record<string, string | null> = {};
   for (const article of corpus.articles) {
     articleEntries[`${article.chapter.file}#${article.id}`] = grouping.entryOfArticle.get(article.index) ?? null;
@@ -73,8 +74,8 @@ export function convertStandardEbooks(editionDir: string, siteOrigin: string): I
       `${corpus.articles.length} articles − ${setAsideArticles} set aside − ${attachedUndated} undated attached to the ` +
       `next entry − ${sharingDate} sharing a date with an earlier article = ${files.size}`,
     period: {
-      first: FIRST_DAY,
-      last: LAST_DAY,
+      first: PERIOD_START,
+      last: PERIOD_END,
       days: allDays.length,
       daysWithEntry: allDays.filter((d) => withEntry.has(d)).length,
       daysCoveredByMultiDayEntries: allDays.filter((d) => !withEntry.has(d) && covered.has(d)),

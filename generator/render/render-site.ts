@@ -2,13 +2,11 @@
 // its fragment reused in every list page that holds it. Given a RenderMemo (the watch mode), a
 // body whose inputs did not change since the last render is reused instead of rendered again.
 
-import { monthEnd, pad2 } from '../core/dates.ts';
-import {
-  detailFile, listPageFile, monthPageFile, periodMonths, PERIOD_YEARS, ROOT_FILE, SITE_INDEX_FILE, yearPageFile,
-} from '../core/files.ts';
+import { detailFile, pageFile, ROOT_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import { pretty, resultFragment } from '../core/json.ts';
-import { type PagePlan, planEntryList, planPlainList, renderPage } from '../core/lists.ts';
+import { entrySlice, type ListSlice, pageCount, pagePlan, renderPage, wholeList } from '../core/lists.ts';
 import type { Model } from '../core/model.ts';
+import { PRERENDERED_LISTS } from '../core/prerendered.ts';
 import {
   categoryDetail, categoryItem, entryDetail, entryItem, type Origins, root, topicDetail, topicItem,
 } from '../core/records.ts';
@@ -38,30 +36,24 @@ function cacheOf<K, V = string>(memo: RenderMemo | undefined, name: string): Cac
 
 const NO_RECORD = {};
 
-/** Every page of one list, planned by `plan(page)`; `file(page)` names each. */
+/** Every page of one list: the records of `slice` out of `fragments`, its pages under `dir`. */
 function* allPages(
   listURL: string,
   fragments: readonly string[],
   pageSize: number,
-  plan: (page: number) => PagePlan,
-  file: (page: number) => string,
+  slice: ListSlice,
+  dir: string,
   cache: Cache<string>,
 ): Generator<OutputFile> {
-  const first = plan(1);
-  for (let page = 1; page <= first.totalPages; page++) {
-    const p = page === 1 ? first : plan(page);
-    const path = file(page);
+  for (let page = 1; page <= pageCount(slice, pageSize); page++) {
+    const plan = pagePlan(slice, pageSize, page);
+    const path = pageFile(dir, page);
     // A page is a function of its head and of the fragments it holds.
-    const from = p.from + (page - 1) * pageSize;
-    const held = fragments.slice(from, Math.min(p.from + p.total, from + pageSize));
-    const extras = [listURL, p.total, p.totalPages, p.page, p.filters.start, p.filters.end, held];
-    yield { path, body: cache(path, NO_RECORD, extras, () => renderPage(listURL, fragments, pageSize, p)) };
+    const from = plan.from + (page - 1) * pageSize;
+    const held = fragments.slice(from, Math.min(plan.from + plan.total, from + pageSize));
+    const extras = [listURL, plan.total, plan.totalPages, plan.page, plan.filters.start, plan.filters.end, held];
+    yield { path, body: cache(path, NO_RECORD, extras, () => renderPage(listURL, fragments, pageSize, plan)) };
   }
-}
-
-function planned(result: ReturnType<typeof planPlainList>): PagePlan {
-  if (!result.ok) throw new Error(`internal: a pre-rendered page failed to plan: ${result.error.detail}`);
-  return result.plan;
 }
 
 /** The records, the lists and the site index, one file at a time. */
@@ -70,31 +62,16 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
   const o: Origins = { apiOrigin: config.apiOrigin, siteOrigin: config.siteOrigin };
   const size = config.pageSize;
   memo?.begin([o.apiOrigin, o.siteOrigin, size]);
-  const pages = cacheOf<string>(memo, 'pages');
   yield { path: ROOT_FILE, body: pretty(root(o.apiOrigin)) };
-  const url = (c: Collection) => collectionURL(o.apiOrigin, c);
 
-  // Entries: details, then the unfiltered list, each year's and each month's list.
+  // Entries. An entry's item reads only these three fields (EntrySummary), its detail the whole entry.
   const dates: IsoDate[] = model.entries.map((e) => e.date);
-  // An entry's item reads only these three fields (EntrySummary), its detail the whole entry.
   const entryItems = cacheOf<IsoDate>(memo, 'entry-items');
   const entryFragments = model.entries.map((e) =>
     entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => resultFragment(entryItem(o, e))));
   const entryDetails = cacheOf<IsoDate>(memo, 'entry-details');
   for (const e of model.entries) {
     yield { path: detailFile('entries', e.date), body: entryDetails(e.date, e, [], () => pretty(entryDetail(o, e))) };
-  }
-  yield* allPages(url('entries'), entryFragments, size, (page) => planned(planPlainList(dates.length, size, { page: String(page) })),
-    (page) => listPageFile('entries', page), pages);
-  for (const year of PERIOD_YEARS) {
-    const range = { start: `${year}-01-01`, end: `${year}-12-31` };
-    yield* allPages(url('entries'), entryFragments, size, (page) => planned(planEntryList(dates, size, { ...range, page: String(page) })),
-      (page) => yearPageFile(year, page), pages);
-  }
-  for (const { year, month } of periodMonths()) {
-    const range = { start: `${year}-${pad2(month)}-01`, end: monthEnd(year, month) };
-    yield* allPages(url('entries'), entryFragments, size, (page) => planned(planEntryList(dates, size, { ...range, page: String(page) })),
-      (page) => monthPageFile(`${year}-${pad2(month)}`, page), pages);
   }
 
   // Categories, by slug. Both records read the category and its place in the tree.
@@ -108,8 +85,6 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
     const body = categoryDetails(c.slug, c, related(c.slug), () => pretty(categoryDetail(o, model, c)));
     yield { path: detailFile('categories', c.slug), body };
   }
-  yield* allPages(url('categories'), categoryFragments, size, (page) => planned(planPlainList(model.categories.length, size, { page: String(page) })),
-    (page) => listPageFile('categories', page), pages);
 
   // Topics, by id. The detail also reads the entries that mention the topic.
   const topicItems = cacheOf<number>(memo, 'topic-items');
@@ -119,8 +94,15 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
     const body = topicDetails(t.id, t, [model.topicEntries.get(t.id)], () => pretty(topicDetail(o, model, t)));
     yield { path: detailFile('topics', String(t.id)), body };
   }
-  yield* allPages(url('topics'), topicFragments, size, (page) => planned(planPlainList(model.topics.length, size, { page: String(page) })),
-    (page) => listPageFile('topics', page), pages);
+
+  // Every page of every pre-rendered list.
+  const fragments: Record<Collection, readonly string[]> = { entries: entryFragments, categories: categoryFragments, topics: topicFragments };
+  const pages = cacheOf<string>(memo, 'pages');
+  for (const list of PRERENDERED_LISTS) {
+    const all = fragments[list.collection];
+    const slice = list.collection === 'entries' ? entrySlice(dates, list.filters) : wholeList(all.length);
+    yield* allPages(collectionURL(o.apiOrigin, list.collection), all, size, slice, list.dir, pages);
+  }
 
   // The site index reads the entries' item fields (as their fragments do), the slugs and the ids.
   const siteIndex = cacheOf<string>(memo, 'site-index');

@@ -1,92 +1,103 @@
-// The local server (and offline mirror): pre-rendered files go through serve-handler, every
-// other answer of the contract comes from the same renderers as the build and the edge function.
+// The local server (and offline mirror): a thin Node adapter around the core's handler, the same
+// one the edge functions run. It reads the built files itself, whole and by one open each, so that
+// Content-Length always matches the bytes sent, and it answers every request, even one that HTTP
+// itself rejects, with the contract's JSON and headers.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import handler from 'serve-handler';
-import { answer } from '../core/answer.ts';
-import { errorBody, NOT_FOUND } from '../core/errors.ts';
-import { SITE_INDEX_FILE } from '../core/files.ts';
-import { answerHead, API_HEADERS, CLIENT_CACHE_CONTROL } from '../core/headers.ts';
-import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
+import type { Duplex } from 'node:stream';
+import type { ApiError } from '../core/errors.ts';
+import { type ApiRequest, type ApiResponse, errorResponse, handle, splitTarget } from '../core/handler.ts';
+import { siteLoader } from './site.ts';
 
 export interface ServerOptions {
   /** The built output directory. */
   publicDir: string;
+  /** Where to report unexpected failures (default: stderr). */
+  log?: (line: string) => void;
 }
 
-const STATIC_HEADERS = [
-  ...Object.entries({ ...API_HEADERS, 'Cache-Control': CLIENT_CACHE_CONTROL }).map(([key, value]) => ({ key, value })),
-  // serve-handler would add these for downloads; an API answer has no use for them.
-  { key: 'Content-Disposition', value: null as unknown as string },
-  { key: 'Accept-Ranges', value: null as unknown as string },
-];
-
-/** Loads the site index, again whenever a rebuild has replaced it. */
-function siteIndexLoader(publicDir: string): () => SiteIndex | null {
-  const file = join(publicDir, SITE_INDEX_FILE);
-  let cached: { key: string; site: SiteIndex } | null = null;
-  return () => {
-    let key: string;
-    try {
-      const s = statSync(file);
-      key = `${s.ino}:${s.mtimeMs}:${s.size}`;
-    } catch {
-      return null;
-    }
-    if (cached?.key !== key) cached = { key, site: loadSiteIndex(JSON.parse(readFileSync(file, 'utf8'))) };
-    return cached.site;
+/** The request as the core sees it: path and query as sent, headers by lower-case name. */
+export function apiRequest(method: string, target: string, headers: IncomingMessage['headers']): ApiRequest {
+  return {
+    method,
+    ...splitTarget(target),
+    header: (name) => {
+      const v = headers[name];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
   };
 }
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, body: string, etag: string | null): void {
-  const head = answerHead(status, etag, req.headers['if-none-match'] ?? null);
-  if (head.status === 304) {
-    res.writeHead(304, head.headers).end();
-    return;
-  }
-  res.writeHead(status, { ...head.headers, 'Content-Length': Buffer.byteLength(body) });
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-export function handleRequest(publicDir: string, site: () => SiteIndex | null) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const index = site();
-    if (index === null) {
-      const error = { status: 503, detail: `No built site in ${publicDir}: run npm run build.` };
-      send(req, res, 503, errorBody(error), null);
-      return;
-    }
-    const a = answer(req.method ?? 'GET', url.pathname, url.search, index);
-    if (a.kind === 'body') {
-      send(req, res, a.status, a.body, a.etag);
-      return;
-    }
-    if (!existsSync(join(publicDir, a.file))) {
-      // The index names a file the output lacks: the output was changed by hand.
-      send(req, res, 404, errorBody(NOT_FOUND), null);
-      return;
-    }
-    req.url = '/' + a.file;
-    await handler(req, res, {
-      public: publicDir,
-      etag: true,
-      cleanUrls: false,
-      directoryListing: false,
-      headers: [{ source: '**', headers: STATIC_HEADERS }],
-    });
-  };
+function send(res: ServerResponse, r: ApiResponse): void {
+  const headers: Record<string, string | number> = { ...r.headers };
+  if (r.status !== 304) headers['Content-Length'] = r.body.length;
+  res.writeHead(r.status, headers);
+  res.end(r.sendBody ? r.body : undefined);
 }
 
 export function createApiServer(options: ServerOptions): Server {
-  const handle = handleRequest(options.publicDir, siteIndexLoader(options.publicDir));
-  return createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      process.stderr.write(`error answering ${req.method} ${req.url}: ${String(err)}\n`);
-      if (!res.headersSent) send(req, res, 500, errorBody({ status: 500, detail: 'Server error.' }), null);
-      else res.destroy();
-    });
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const site = siteLoader(options.publicDir);
+
+  const answer = async (request: ApiRequest): Promise<ApiResponse> => {
+    const loaded = site.current();
+    if (!loaded.ok) return errorResponse(request, loaded.error);
+    const first = await handle(request, loaded.value.index, loaded.value.read);
+    // A file its index lists was missing: a rebuild swapped generations in between. Once more,
+    // with the generation that is live now.
+    if (first.status !== 503) return first;
+    const again = site.current();
+    return again.ok && again.value !== loaded.value ? handle(request, again.value.index, again.value.read) : first;
+  };
+
+  const server = createServer((req, res) => {
+    const request = apiRequest(req.method ?? 'GET', req.url ?? '/', req.headers);
+    answer(request).then(
+      (r) => send(res, r),
+      (err: unknown) => {
+        log(`error answering ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+        if (res.headersSent) res.destroy();
+        else send(res, errorResponse(request, { status: 500, detail: 'Server error.' }));
+      },
+    );
   });
+
+  // Requests that HTTP itself rejects still get the contract's JSON and headers.
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawResponse(rejection(err)));
+  });
+  // CONNECT names a host, not a path of the API.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    void answer(apiRequest(req.method ?? 'CONNECT', req.url ?? '', req.headers)).then((r) => socket.end(rawResponse(r)));
+  });
+  return server;
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BLANK: ApiRequest = { method: 'GET', path: '/api/', query: '', header: () => null };
+
+/** The answer to a request the HTTP parser refused. */
+function rejection(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiResponse {
+  let error: ApiError = { status: 400, detail: 'Bad request: the request is not valid HTTP.' };
+  if (err.code === 'HPE_HEADER_OVERFLOW') error = { status: 431, detail: 'Request header fields too large.' };
+  else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') error = { status: 408, detail: 'Request timeout.' };
+  else if (err.code === 'HPE_INVALID_METHOD') {
+    const method = err.rawPacket?.toString('latin1').split(' ', 1)[0] ?? '';
+    if (TOKEN.test(method)) error = { status: 405, detail: `Method "${method}" not allowed.` };
+  }
+  return errorResponse(BLANK, error);
+}
+
+const REASONS: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+
+/** A whole HTTP/1.1 response, for a socket the server no longer parses; the connection closes. */
+function rawResponse(r: ApiResponse): Buffer {
+  const lines = [`HTTP/1.1 ${r.status} ${REASONS[r.status] ?? ''}`];
+  for (const [k, v] of Object.entries(r.headers)) lines.push(`${k}: ${v}`);
+  lines.push(`Content-Length: ${r.body.length}`, 'Connection: close', '', '');
+  return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), r.sendBody ? r.body : Buffer.alloc(0)]);
 }

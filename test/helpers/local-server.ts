@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from '../../generator/build.ts';
+import type { ConfigOverrides } from '../../generator/content/config.ts';
 import { createApiServer } from '../../generator/server/server.ts';
 
 export interface LocalSite {
@@ -15,13 +16,13 @@ export interface LocalSite {
 }
 
 /** Listens first (port 0), so that the site can be built for the origin it is served from. */
-export async function startLocalSite(contentDir: string): Promise<LocalSite> {
+export async function startLocalSite(contentDir: string, overrides: ConfigOverrides = {}): Promise<LocalSite> {
   const dir = mkdtempSync(join(tmpdir(), 'pepys-public-'));
   const publicDir = join(dir, 'public');
   const server: Server = createApiServer({ publicDir });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await build({ contentDir, outDir: publicDir, quiet: true, overrides: { apiOrigin: origin }, env: {} });
+  await build({ contentDir, outDir: publicDir, quiet: true, overrides: { ...overrides, apiOrigin: origin }, env: {} });
   return {
     origin,
     publicDir,

@@ -1,34 +1,40 @@
-// Netlify edge function `api`: every request under /api/ (declared in netlify.toml, which also
-// names this directory). Deno runs it; it is the only Netlify-specific file of the function, and
-// it imports nothing but the runtime-free handler beside it.
-//
-// Files of the published site (the index, pre-rendered answers) are read with `context.next()`:
-// it continues the request chain past the edge functions to the site's static files, inside
-// Netlify, without a public round trip and without running this function again.
+// Netlify edge function `api`: every request under /api/ (declared in netlify.toml). A thin
+// adapter: Netlify's Request to the core's handler and back, with Netlify's cache headers.
 
-import { handle, indexLoader, SITE_INDEX_PATH } from '../handler.ts';
+import { errorResponse, handle } from '../../../core/handler.ts';
+import { SITE_INDEX_FILE } from '../../../core/files.ts';
+import { parseSiteIndex, type SiteIndex } from '../../../core/site-index.ts';
+import { fromRequest, toResponse } from '../../web.ts';
+import { netlifyHeaders } from '../cache.ts';
 
 /** The part of Netlify's edge function context this function uses. */
 export interface NetlifyContext {
   next(request: Request): Promise<Response>;
 }
 
-const siteIndex = indexLoader();
+let index: Promise<SiteIndex | string> | null = null;
 
-export default async function api(request: Request, context: NetlifyContext): Promise<Response | undefined> {
-  const readFile = (path: string) => context.next(new Request(new URL(path, request.url)));
-  let site;
-  try {
-    site = await siteIndex(() => readFile(SITE_INDEX_PATH));
-  } catch (err) {
-    // Without the index nothing can be computed: returning nothing hands the request on to the
-    // redirect rules, which still serve every pre-rendered answer from its file.
-    console.error(`api: ${String(err)}; the redirect rules answer this request`);
-    return undefined;
+export default async function api(request: Request, context: NetlifyContext): Promise<Response> {
+  const apiRequest = fromRequest(request);
+  const readFile = async (file: string) => {
+    const res = await context.next(new Request(new URL(`/${file}`, request.url)));
+    if (!res.ok) {
+      await res.body?.cancel();
+      return null;
+    }
+    return new Uint8Array(await res.arrayBuffer());
+  };
+  index ??= readFile(SITE_INDEX_FILE).then((bytes) => {
+    if (bytes === null) return 'the site index is missing';
+    const loaded = parseSiteIndex(new TextDecoder().decode(bytes));
+    return loaded.ok ? loaded.value : loaded.error;
+  });
+  const site = await index;
+  if (typeof site === 'string') {
+    index = null;
+    const r = errorResponse(apiRequest, { status: 503, detail: `The API is unavailable: ${site}.` });
+    return toResponse(r, netlifyHeaders(r));
   }
-  return handle(request, site, readFile);
+  const r = await handle(apiRequest, site, readFile);
+  return toResponse(r, netlifyHeaders(r));
 }
-
-// Paths and caching are declared in netlify.toml. If the function throws, Netlify hands the
-// request on to the redirect rules and static files instead of failing it.
-export const config = { onError: 'bypass' };

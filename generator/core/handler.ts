@@ -1,0 +1,111 @@
+// The one handler of every runtime: a request in, status, headers and bytes out. The local server
+// (Node), the Netlify edge function (Deno) and the Cloudflare Worker (workerd) are thin adapters
+// around it, like Hono's: each turns its runtime's request into an ApiRequest, gives a way to
+// read a file of the built site, and sends the ApiResponse back. Runtime-free: nothing here
+// imports anything but the core.
+//
+// What it adds to answer(): the representation (JSON, or the browsable HTML page when the client
+// prefers it), the contract's headers, the validator and If-None-Match, HEAD and OPTIONS, CORS
+// preflights.
+
+import { answer, type Answer } from './answer.ts';
+import { type ApiError, errorBody } from './errors.ts';
+import { etagOf, ifNoneMatchHits } from './etag.ts';
+import { API_HEADERS, CLIENT_CACHE_CONTROL, HTML_TYPE, JSON_TYPE, NO_STORE, preflightHeaders } from './headers.ts';
+import { renderHtmlView } from './html-view.ts';
+import { listQuery, type ListQuery } from './lists.ts';
+import { prefersHtml } from './negotiation.ts';
+import type { SiteIndex } from './site-index.ts';
+
+export interface ApiRequest {
+  method: string;
+  /** The path as the client sent it, without the query: dot segments and escapes untouched. */
+  path: string;
+  /** The query string, without its `?`. */
+  query: string;
+  /** A request header's value, or null. */
+  header(name: string): string | null;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The representation's bytes; for HEAD, those GET would send (for Content-Length). */
+  body: Uint8Array;
+  /** False for HEAD, 304 and OPTIONS: the body is not sent. */
+  sendBody: boolean;
+  /** May a shared cache (a CDN) keep this answer until the next deploy? */
+  cacheable: boolean;
+}
+
+/**
+ * The path and query of a request target as sent: origin-form (`/api/v1?page=2`) or an absolute
+ * URL (what a proxy gets, and what web runtimes give as `Request.url`). Nothing is normalised.
+ */
+export function splitTarget(target: string): { path: string; query: string } {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = origin === null ? target : target.slice(origin[0].length) || '/';
+  const hash = rest.indexOf('#');
+  const noHash = hash === -1 ? rest : rest.slice(0, hash);
+  const q = noHash.indexOf('?');
+  return q === -1 ? { path: noHash, query: '' } : { path: noHash.slice(0, q), query: noHash.slice(q + 1) };
+}
+
+/** Reads one file of the built site (a path relative to it); null when there is no such file. */
+export type ReadFile = (file: string) => Uint8Array | null | Promise<Uint8Array | null>;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Answers a request under /api/ for a built site. */
+export async function handle(request: ApiRequest, site: SiteIndex, readFile: ReadFile): Promise<ApiResponse> {
+  const query = listQuery(new URLSearchParams(request.query));
+  const a: Answer = answer(request.method, request.path, query, site);
+  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body));
+  const bytes = await readFile(a.file);
+  if (bytes === null) {
+    return errorResponse(request, {
+      status: 503,
+      detail: `The built site is incomplete: it lacks ${a.file}, which its index lists. Build and publish it again.`,
+    });
+  }
+  return represent(request, query, 200, bytes);
+}
+
+/** The contract's error answer for a request, without a site (e.g. no index could be loaded). */
+export function errorResponse(request: ApiRequest, error: ApiError): ApiResponse {
+  return represent(request, listQuery(new URLSearchParams(request.query)), error.status, encoder.encode(errorBody(error)));
+}
+
+function represent(request: ApiRequest, query: ListQuery, status: number, json: Uint8Array): ApiResponse {
+  const method = request.method;
+  const headers: Record<string, string> = {
+    'Content-Type': JSON_TYPE,
+    ...API_HEADERS,
+    'Cache-Control': status >= 500 ? NO_STORE : CLIENT_CACHE_CONTROL,
+  };
+  if (method === 'OPTIONS' && status === 200) {
+    const preflight = request.header('origin') !== null && request.header('access-control-request-method') !== null;
+    if (preflight) Object.assign(headers, preflightHeaders(request.header('access-control-request-headers')));
+    return { status, headers, body: json, sendBody: false, cacheable: false };
+  }
+  let body = json;
+  if (!request.path.endsWith('.json') && prefersHtml(request.header('accept'))) {
+    headers['Content-Type'] = HTML_TYPE;
+    const html = renderHtmlView({
+      status,
+      json: decoder.decode(json),
+      jsonHeaders: { ...headers, 'Content-Type': JSON_TYPE, ...(status < 300 ? { ETag: etagOf(json) } : {}) },
+      path: request.path,
+      query,
+    });
+    body = encoder.encode(html);
+  }
+  const cacheable = (method === 'GET' || method === 'HEAD') && status < 500;
+  if (status >= 200 && status < 300) {
+    const etag = etagOf(body);
+    headers.ETag = etag;
+    if (ifNoneMatchHits(request.header('if-none-match'), etag)) return { status: 304, headers, body, sendBody: false, cacheable };
+  }
+  return { status, headers, body, sendBody: method !== 'HEAD', cacheable };
+}
