@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+// `npm test`: the everyday suite, quick. The heavy suites (whole diary, Netlify's emulation,
+// Deno, Cloudflare's workerd, a real browser) live in test/heavy/ and run with `npm run test:heavy`
+// (vitest.heavy.config.ts), which CI runs after this one.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['test/heavy/**', '**/node_modules/**'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // HTTP tests start servers on loopback ports of their own; files run in parallel workers.

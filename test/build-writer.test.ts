@@ -2,16 +2,16 @@
 // is a symlink to a generation (after the watch mode) with one; old trees are removed in the
 // background and leave nothing behind.
 
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { BuildSession } from '../generator/watch/session.ts';
 import { writeSiteAtomically } from '../generator/output/writer.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
+import { tempDir } from './helpers/temp.ts';
 
-const outDir = () => join(mkdtempSync(join(tmpdir(), 'pepys-out-')), 'public');
+const outDir = () => join(tempDir('pepys-out-'), 'public');
 
 describe('atomic writer', () => {
   it('replaces a plain output directory and removes the old tree in the background', async () => {

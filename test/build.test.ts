@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -9,13 +8,14 @@ import { loadSiteConfig } from '../generator/content/config.ts';
 import { ContentError } from '../generator/content/problems.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { readTree } from './helpers/files.ts';
+import { tempDir } from './helpers/temp.ts';
 
 const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..');
 const tsx = join(repo, 'node_modules', '.bin', 'tsx');
 
 
-const outDir = () => join(mkdtempSync(join(tmpdir(), 'pepys-out-')), 'public');
+const outDir = () => join(tempDir('pepys-out-'), 'public');
 
 describe('build', () => {
   it('writes every pre-rendered answer', async () => {

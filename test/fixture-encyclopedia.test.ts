@@ -8,12 +8,13 @@ import { parse as parseYaml } from 'yaml';
 import {
   type FixtureSummary, rewriteTopicsLine, seededRandom, writeEncyclopediaFixture,
 } from '../scripts/fixture-encyclopedia.ts';
-import { readTree, tempDirs } from './helpers/files.ts';
+import { readTree } from './helpers/files.ts';
+import { tempDir as makeTempDir } from './helpers/temp.ts';
 
 const SCALE = 0.05; // 500 topics, a few dozen categories
 const ENTRY_COUNT = 400;
 
-const tempDir = tempDirs('pepys-fixture-');
+const tempDir = () => makeTempDir('pepys-fixture-');
 
 
 /** A content directory with ENTRY_COUNT consecutive entries and no encyclopedia. */

@@ -11,13 +11,14 @@ import { dedent } from '../generator/import/render.ts';
 import type { ImportReport } from '../generator/import/report.ts';
 import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';
 import { parseXml } from '../generator/import/xml.ts';
-import { readTree, tempDirs } from './helpers/files.ts';
+import { readTree } from './helpers/files.ts';
+import { tempDir as makeTempDir } from './helpers/temp.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/standard-ebooks-pepys-diary');
 const FOOTNOTES = '\n<!-- footnotes -->\n';
 
-const tempDir = tempDirs('pepys-import-');
+const tempDir = () => makeTempDir('pepys-import-');
 
 
 function splitEntry(text: string): { front: string; body: string; footnotes: string } {

@@ -2,8 +2,7 @@
 // full build of the same content writes; only files whose bytes changed are written; writes go
 // to the tree that is not live, which then goes live by one swap of the output's symlink.
 
-import { lstatSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
@@ -16,11 +15,12 @@ import { readContent, validate } from '../generator/content/load.ts';
 import { entryFile, writeContent } from './helpers/content.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { readTree } from './helpers/files.ts';
+import { tempDir } from './helpers/temp.ts';
 
 
 /** What a fresh full build of `contentDir` writes. */
 async function fullBuild(contentDir: string): Promise<Map<string, string>> {
-  const out = join(mkdtempSync(join(tmpdir(), 'pepys-full-')), 'public');
+  const out = join(tempDir('pepys-full-'), 'public');
   await build({ contentDir, outDir: out, quiet: true, env: {} });
   return readTree(out);
 }
@@ -37,7 +37,7 @@ afterEach(() => {
 
 async function open(files: Record<string, string>) {
   const contentDir = writeContent(files);
-  const outDir = join(mkdtempSync(join(tmpdir(), 'pepys-watch-')), 'public');
+  const outDir = join(tempDir('pepys-watch-'), 'public');
   const session = await BuildSession.open({ contentDir, outDir, env: {} });
   sessions.push(session);
   return { contentDir, outDir, session };
@@ -157,7 +157,7 @@ describe('incremental rebuilds', () => {
 describe('watch mode', () => {
   it('rebuilds after a file changes on disk', async () => {
     const contentDir = writeContent(mediumSite(60, 20));
-    const outDir = join(mkdtempSync(join(tmpdir(), 'pepys-watch-')), 'public');
+    const outDir = join(tempDir('pepys-watch-'), 'public');
     const seen: string[][] = [];
     const watcher = await startWatching({ contentDir, outDir, env: {}, onRebuild: (_r, paths) => seen.push(paths) });
     sessions.push(watcher);

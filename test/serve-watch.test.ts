@@ -1,17 +1,17 @@
 // The mirror that follows edits (npm start -- --watch): the server answers from each rebuild.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWatching, type Watcher } from '../generator/watch/watch.ts';
 import { createApiServer } from '../generator/server/server.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { tempDir } from './helpers/temp.ts';
 
 describe('serving while watching', () => {
   const contentDir = writeContent(smallSite());
-  const publicDir = join(mkdtempSync(join(tmpdir(), 'pepys-watch-')), 'public');
+  const publicDir = join(tempDir('pepys-watch-'), 'public');
   const server = createApiServer({ publicDir });
   let watcher: Watcher | null = null;
   afterAll(async () => {

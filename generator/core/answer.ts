@@ -56,7 +56,7 @@ function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answ
   const list = prerenderedList(collection, plan.filters);
   if (list !== null) return { kind: 'file', file: pageFile(list.dir, plan.page) };
   // Only entry lists are filtered, so only they get here.
-  return { kind: 'body', status: 200, body: renderPage(collectionURL(site.apiOrigin, collection), site.entryFragments, site.pageSize, plan) };
+  return { kind: 'body', status: 200, body: renderPage(collectionURL(site.apiOrigin, collection), site.entryFragment, site.pageSize, plan) };
 }
 
 function hasRecord(site: SiteIndex, collection: Collection, key: string): boolean {

@@ -84,8 +84,11 @@ export function planEntryRequest(dates: readonly IsoDate[], pageSize: number, q:
   return filters.ok ? requestedPage(entrySlice(dates, filters.value), pageSize, q.page) : filters;
 }
 
-/** The bytes of a planned page. `fragments` holds every record of the unfiltered list. */
-export function renderPage(listURL: string, fragments: readonly string[], pageSize: number, plan: PagePlan): string {
+/** The rendered fragment of the record at a position of the unfiltered list. */
+export type Fragments = (position: number) => string;
+
+/** The bytes of a planned page; `fragment` gives every record of the unfiltered list. */
+export function renderPage(listURL: string, fragment: Fragments, pageSize: number, plan: PagePlan): string {
   return envelope(
     {
       totalResults: plan.total,
@@ -93,12 +96,13 @@ export function renderPage(listURL: string, fragments: readonly string[], pageSi
       nextPageURL: plan.page < plan.totalPages ? pageURL(listURL, plan.filters, plan.page + 1) : null,
       previousPageURL: plan.page > 1 ? pageURL(listURL, plan.filters, plan.page - 1) : null,
     },
-    pageFragments(fragments, pageSize, plan),
+    pagePositions(pageSize, plan).map(fragment),
   );
 }
 
-/** The fragments of the records on a planned page. */
-export function pageFragments(fragments: readonly string[], pageSize: number, plan: PagePlan): string[] {
+/** The positions in the unfiltered list of the records on a planned page. */
+export function pagePositions(pageSize: number, plan: PagePlan): number[] {
   const first = plan.from + (plan.page - 1) * pageSize;
-  return fragments.slice(first, Math.min(plan.from + plan.total, first + pageSize));
+  const last = Math.min(plan.from + plan.total, first + pageSize);
+  return Array.from({ length: Math.max(0, last - first) }, (_, i) => first + i);
 }

@@ -31,8 +31,8 @@ export interface SiteIndex {
   siteOrigin: string;
   pageSize: number;
   entryDates: IsoDate[];
-  /** Each entry's list item, rendered once as a result fragment. */
-  entryFragments: string[];
+  /** The list item of the entry at a position, as a result fragment (rendered once, when first asked). */
+  entryFragment: (position: number) => string;
   categorySlugs: ReadonlySet<string>;
   topicIds: ReadonlySet<number>;
 }
@@ -77,13 +77,24 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
   if (problem !== null) return fail(problem);
   const f = file as SiteIndexFile;
   const origins = { apiOrigin: f.apiOrigin, siteOrigin: f.siteOrigin };
+  // Rendered on demand: loading stays a JSON parse (an edge isolate's first request pays for it),
+  // and a page renders only the items it holds.
+  const fragments: Array<string | undefined> = new Array(f.entries.length);
+  const entryFragment = (position: number): string => {
+    let fragment = fragments[position];
+    if (fragment === undefined) {
+      const [date, title, lastModifiedTime] = f.entries[position] as [IsoDate, string, Timestamp];
+      fragment = fragments[position] = resultFragment(entryItem(origins, { date, title, lastModifiedTime }));
+    }
+    return fragment;
+  };
   return ok({
     buildId: f.buildId,
     apiOrigin: f.apiOrigin,
     siteOrigin: f.siteOrigin,
     pageSize: f.pageSize,
     entryDates: f.entries.map((e) => e[0]),
-    entryFragments: f.entries.map(([date, title, lastModifiedTime]) => resultFragment(entryItem(origins, { date, title, lastModifiedTime }))),
+    entryFragment,
     categorySlugs: new Set(f.categories),
     topicIds: new Set(f.topics),
   });

@@ -10,5 +10,5 @@ export function fromRequest(request: Request): ApiRequest {
 export function toResponse(r: ApiResponse, extra: Readonly<Record<string, string>> = {}): Response {
   const headers = new Headers({ ...r.headers, ...extra });
   // The core's bytes are never over shared memory, the one kind of Uint8Array a body cannot be.
-  return new Response(r.sendBody ? (r.body as BodyInit) : null, { status: r.status, headers });
+  return new Response(r.sendBody ? (r.body as Uint8Array<ArrayBuffer>) : null, { status: r.status, headers });
 }

@@ -4,7 +4,7 @@
 
 import { detailFile, pageFile, ROOT_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import { pretty, resultFragment } from '../core/json.ts';
-import { entrySlice, type ListSlice, pageCount, pagePlan, renderPage, wholeList } from '../core/lists.ts';
+import { entrySlice, type ListSlice, pageCount, pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
 import type { Model } from '../core/model.ts';
 import { PRERENDERED_LISTS } from '../core/prerendered.ts';
 import {
@@ -49,10 +49,9 @@ function* allPages(
     const plan = pagePlan(slice, pageSize, page);
     const path = pageFile(dir, page);
     // A page is a function of its head and of the fragments it holds.
-    const from = plan.from + (page - 1) * pageSize;
-    const held = fragments.slice(from, Math.min(plan.from + plan.total, from + pageSize));
+    const held = pagePositions(pageSize, plan).map((i) => fragments[i]);
     const extras = [listURL, plan.total, plan.totalPages, plan.page, plan.filters.start, plan.filters.end, held];
-    yield { path, body: cache(path, NO_RECORD, extras, () => renderPage(listURL, fragments, pageSize, plan)) };
+    yield { path, body: cache(path, NO_RECORD, extras, () => renderPage(listURL, (i) => fragments[i] as string, pageSize, plan)) };
   }
 }
 

@@ -2,6 +2,7 @@
 // (test/http-local.test.ts) and Netlify's emulation (test/netlify-emulation.test.ts) run it alike.
 
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
+import { prng } from '../helpers/random.ts';
 
 export interface ContractTarget {
   /** Origin the site was built for and is served from, e.g. http://127.0.0.1:8888 */
@@ -47,16 +48,6 @@ const CONTRACT_HEADERS = {
   allow: 'GET, HEAD, OPTIONS',
   vary: 'Cookie, Accept',
 };
-
-/** A deterministic PRNG, so that a failing random case can be reproduced. */
-function prng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s ^ (s >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
-    s = (s ^ (s >>> 13)) >>> 0;
-    return s % n;
-  };
-}
 
 export function defineContractTests(name: string, options: ContractOptions): void {
   const vary = (value: string | null) => varyWithout(value, options.varyAdded ?? []);

@@ -64,7 +64,7 @@ Deno.test('without its index, the function answers 503 that no cache keeps', asy
   assertEquals(res.status, 503, 'status');
   assertEquals(res.headers.get('cache-control'), 'no-store', 'cache-control');
   assertEquals(res.headers.get('netlify-cdn-cache-control'), null, 'CDN cache rule');
-  assertEquals((await res.json()).status_code, 503, 'body');
+  assertEquals(((await res.json()) as { status_code: number }).status_code, 503, 'body');
   assertEquals(ctx.served.join(), SITE_INDEX_PATH, 'files read');
 });
 

@@ -1,7 +1,7 @@
 // Random requests for the edge function's byte-identity tests: list queries with every kind of
 // start/end/page value the contract names (valid, invalid, empty, out of the period, repeated,
 // unknown parameters), details known and unknown, other paths and methods. Deterministic: the
-// same seed gives the same requests, in Node and in Deno alike (no imports).
+// same seed gives the same requests, in Node and in Deno alike.
 
 export interface RandomRequest {
   method: string;
@@ -9,17 +9,7 @@ export interface RandomRequest {
   path: string;
 }
 
-/** A small deterministic PRNG: `rand(n)` is an integer in [0, n). */
-export function prng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
+import { prng } from '../helpers/random.ts';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 

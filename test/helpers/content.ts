@@ -1,12 +1,12 @@
 // Small content directories written to a temp dir, for tests.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempDir } from './temp.ts';
 
 /** Writes `files` (relative path → text) into a fresh temp directory and returns its path. */
 export function writeContent(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pepys-content-'));
+  const dir = tempDir('pepys-content-');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

@@ -1,9 +1,7 @@
 // File trees in tests.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 
 /** Every file under `dir`: relative `/`-separated path → text, in sorted order. */
 export function readTree(dir: string): Map<string, string> {
@@ -18,17 +16,4 @@ export function readTree(dir: string): Map<string, string> {
   };
   walk('');
   return out;
-}
-
-/** A maker of fresh temp directories, all removed after the calling test file. */
-export function tempDirs(prefix: string): () => string {
-  const made: string[] = [];
-  afterAll(() => {
-    for (const dir of made) rmSync(dir, { recursive: true, force: true });
-  });
-  return () => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    made.push(dir);
-    return dir;
-  };
 }

@@ -1,13 +1,13 @@
 // Builds a content directory for a loopback origin and serves it with the local server.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from '../../generator/build.ts';
 import type { ConfigOverrides } from '../../generator/content/config.ts';
 import { createApiServer } from '../../generator/server/server.ts';
+import { tempDir } from './temp.ts';
 
 export interface LocalSite {
   origin: string;
@@ -17,7 +17,7 @@ export interface LocalSite {
 
 /** Listens first (port 0), so that the site can be built for the origin it is served from. */
 export async function startLocalSite(contentDir: string, overrides: ConfigOverrides = {}): Promise<LocalSite> {
-  const dir = mkdtempSync(join(tmpdir(), 'pepys-public-'));
+  const dir = tempDir('pepys-public-');
   const publicDir = join(dir, 'public');
   const server: Server = createApiServer({ publicDir });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

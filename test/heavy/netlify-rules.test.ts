@@ -6,12 +6,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { renderSite } from '../generator/render/render-site.ts';
-import { REDIRECTS_FILE, redirectsFile } from '../generator/deploy/netlify/redirects.ts';
-import { loadContent } from '../generator/content/load.ts';
-import { emulatorInstalled, startEmulation } from '../tools/netlify/emulator.ts';
+import { renderSite } from '../../generator/render/render-site.ts';
+import { REDIRECTS_FILE, redirectsFile } from '../../generator/deploy/netlify/redirects.ts';
+import { loadContent } from '../../generator/content/load.ts';
+import { emulatorInstalled, startEmulation } from '../../tools/netlify/emulator.ts';
 
-const CONTENT = join(import.meta.dirname, '..', 'content');
+const CONTENT = join(import.meta.dirname, '..', '..', 'content');
 const INSTALL = 'npm ci --prefix tools/netlify';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });

@@ -10,10 +10,10 @@
 
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { emulatorInstalled, type Emulation, startEmulation } from '../tools/netlify/emulator.ts';
-import { defineContractTests } from './contract/suite.ts';
+import { emulatorInstalled, type Emulation, startEmulation } from '../../tools/netlify/emulator.ts';
+import { defineContractTests } from '../contract/suite.ts';
 
-const CONTENT = join(import.meta.dirname, '..', 'content');
+const CONTENT = join(import.meta.dirname, '..', '..', 'content');
 const INSTALL = 'npm ci --prefix tools/netlify';
 
 // The emulator starts a fresh Deno worker for every edge function request (a cold start each

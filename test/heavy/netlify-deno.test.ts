@@ -6,20 +6,20 @@
 // Needs `npm ci --prefix tools/netlify`; skipped with a message without it, except under CI=true.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { build } from '../generator/build.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
-import { createApiServer } from '../generator/server/server.ts';
-import { denoDir, emulatorInstalled } from '../tools/netlify/emulator.ts';
-import { randomRequests } from './edge/requests.ts';
+import { build } from '../../generator/build.ts';
+import { parseSiteIndex } from '../../generator/core/site-index.ts';
+import { createApiServer } from '../../generator/server/server.ts';
+import { denoDir, emulatorInstalled } from '../../tools/netlify/emulator.ts';
+import { randomRequests } from '../edge/requests.ts';
+import { tempDir } from '../helpers/temp.ts';
 
-const REPO = join(import.meta.dirname, '..');
+const REPO = join(import.meta.dirname, '..', '..');
 const ENTRY = join(REPO, 'generator', 'deploy', 'netlify', 'edge-functions', 'api.ts');
 const INSTALL = 'npm ci --prefix tools/netlify';
 
@@ -54,7 +54,7 @@ describe.skipIf(!emulatorInstalled() && process.env.CI !== 'true')(
     });
 
     it('passes its Deno tests, with answers byte-identical to the local server on 3,000 random requests', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'pepys-deno-'));
+      const dir = tempDir('pepys-deno-');
       const publicDir = join(dir, 'public');
       const server: Server = createApiServer({ publicDir });
       try {

@@ -1,17 +1,17 @@
 // The whole diary at full scale: the Standard Ebooks edition through the importer, the full-scale
 // encyclopedia fixture, a build, and the HTTP contract end to end over every record.
 
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';
-import type { ImportReport } from '../generator/import/report.ts';
-import { writeEncyclopediaFixture, type FixtureSummary } from '../scripts/fixture-encyclopedia.ts';
-import { defineContractTests } from './contract/suite.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
+import type { ImportReport } from '../../generator/import/report.ts';
+import { writeEncyclopediaFixture, type FixtureSummary } from '../../scripts/fixture-encyclopedia.ts';
+import { defineContractTests } from '../contract/suite.ts';
+import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
+import { tempDir } from '../helpers/temp.ts';
 
-const corpus = resolve(import.meta.dirname, '../../shared/corpus/standard-ebooks-pepys-diary');
+const corpus = resolve(import.meta.dirname, '../../../shared/corpus/standard-ebooks-pepys-diary');
 const available = existsSync(join(corpus, 'text'));
 
 if (!available && process.env.CI === 'true') {
@@ -22,7 +22,7 @@ if (!available && process.env.CI === 'true') {
 if (!available) console.warn(`full-diary tests skipped: ${corpus} not found`);
 
 describe.skipIf(!available)('the whole diary', () => {
-  const contentDir = join(mkdtempSync(join(tmpdir(), 'pepys-diary-')), 'content');
+  const contentDir = join(tempDir('pepys-diary-'), 'content');
   let report: ImportReport;
   let fixture: FixtureSummary;
   let site: LocalSite | null = null;

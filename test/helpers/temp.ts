@@ -1,0 +1,20 @@
+// The tests' one way to get a temporary directory: removed after the test file that made it
+// (and, as a safety net, with the whole run's TMPDIR: see test/global-setup.ts).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+const made: string[] = [];
+// Each test file has its own module registry, so this runs after each file's tests.
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh, empty directory under the run's TMPDIR. */
+export function tempDir(prefix = 'pepys-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
