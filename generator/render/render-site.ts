@@ -13,7 +13,6 @@ import {
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
-import { netlifyFiles } from '../deploy/netlify/redirects.ts';
 import type { RenderMemo } from './render-memo.ts';
 
 export interface OutputFile {
@@ -113,15 +112,8 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
  * Every file of the site, one at a time: a caller that writes each as it comes never holds the
  * whole site in memory (the cold build); one that keeps them all can (renderSite).
  */
-export function* renderFiles(model: Model, memo?: RenderMemo): Generator<OutputFile> {
-  const paths: string[] = [];
-  for (const f of renderRecords(model, memo)) {
-    paths.push(f.path);
-    yield f;
-  }
-  // Files made from the paths of all the others.
-  const fromPaths = cacheOf<string, OutputFile[]>(memo, 'from-paths');
-  yield* fromPaths('netlify', NO_RECORD, [paths], () => netlifyFiles(paths.map((path) => ({ path }))));
+export function renderFiles(model: Model, memo?: RenderMemo): Generator<OutputFile> {
+  return renderRecords(model, memo);
 }
 
 export function renderSite(model: Model, memo?: RenderMemo): OutputFile[] {
