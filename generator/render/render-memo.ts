@@ -17,8 +17,11 @@ interface Cell<V> {
 /** Bodies of one kind, by the key of their record (a date, an id, a slug, a path). */
 export class MemoTable<K, V = string> {
   private readonly cells = new Map<K, Cell<V>>();
+  private readonly memo: RenderMemo;
 
-  constructor(private readonly memo: RenderMemo) {}
+  constructor(memo: RenderMemo) {
+    this.memo = memo;
+  }
 
   /** The body rendered from `record` and `extras`, rendering it only if one of them changed. */
   get(key: K, record: object, extras: readonly unknown[], render: () => V): V {
