@@ -1,12 +1,14 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
-import everyday from './vitest.config.ts';
+import { defineConfig } from 'vitest/config';
 
 // `npm run test:heavy`: the suites too slow or too demanding for every run (see vitest.config.ts).
-export default mergeConfig(everyday, defineConfig({
+// Not merged with the everyday config: merging would concatenate include and exclude lists.
+export default defineConfig({
   test: {
     include: ['test/heavy/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    pool: 'forks',
   },
-}));
+});
