@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // `npm test`: the everyday suite, quick. The heavy suites (whole diary, Netlify's emulation,
@@ -10,7 +11,10 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // HTTP tests start servers on loopback ports of their own; files run in parallel workers.
+    // HTTP tests start servers on loopback ports of their own; files run in parallel workers, at
+    // least two (vitest's default leaves one worker on a two-core machine; most of the suite
+    // waits on processes and the file system, so two halve its time there).
     pool: 'forks',
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:heavy`: the suites too slow or too demanding for every run (see vitest.config.ts).
@@ -10,5 +11,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

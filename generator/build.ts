@@ -1,10 +1,13 @@
-// One build: content directory → validated model → rendered files → atomic write.
+// One build: content directory → validated model → rendered files → atomic write. Throws
+// RefusedError (output/guard.ts) for a content or output directory it will not use, ContentError
+// for invalid content, and the file system's own errors (with their path) for faults of the
+// machine; in every case the previous output is left as it was.
 
 import { ContentError } from './content/problems.ts';
 import { type LoadOptions, readContent, validate } from './content/load.ts';
 import { createProgress } from './cli/progress.ts';
 import { type OutputFile, renderFiles } from './render/render-site.ts';
-import { writeSiteAtomically } from './output/writer.ts';
+import { prepareOutput, writeSiteAtomically } from './output/writer.ts';
 
 export interface BuildOptions extends LoadOptions {
   contentDir: string;
@@ -29,6 +32,8 @@ export interface BuildReport {
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const progress = createProgress(options.quiet === true);
   const t0 = performance.now();
+  // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
+  prepareOutput(options.contentDir, options.outDir);
   progress.step(`reading ${options.contentDir}`);
   const state = await readContent(options.contentDir, options);
   const t1 = performance.now();

@@ -2,11 +2,12 @@
 // is a symlink to a generation (after the watch mode) with one; old trees are removed in the
 // background and leave nothing behind.
 
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { BuildSession } from '../generator/watch/session.ts';
+import { MARKER_FILE, MARKER_TEXT, RefusedError } from '../generator/output/guard.ts';
 import { writeSiteAtomically } from '../generator/output/writer.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -20,7 +21,10 @@ describe('atomic writer', () => {
     const second = writeSiteAtomically(out, [{ path: 'b/two.json', body: '2' }]);
     expect(existsSync(join(out, 'a/one.json'))).toBe(false);
     expect(readFileSync(join(out, 'b/two.json'), 'utf8')).toBe('2');
-    expect(second).toMatchObject({ files: 1, bytes: 1 });
+    // One file and the marker that says the tree is the writer's own.
+    expect(second.files).toBe(2);
+    expect(second.bytes).toBe(1 + Buffer.byteLength(MARKER_TEXT));
+    expect(readFileSync(join(out, MARKER_FILE), 'utf8')).toBe(MARKER_TEXT);
     await second.removed;
     expect(readdirSync(dirname(out))).toEqual(['public']);
   });
@@ -34,10 +38,21 @@ describe('atomic writer', () => {
     const written = writeSiteAtomically(out, [{ path: 'only.json', body: '{}' }]);
     expect(lstatSync(out).isSymbolicLink()).toBe(true);
     expect(readlinkSync(out)).not.toBe(before);
-    expect(readdirSync(out)).toEqual(['only.json']);
+    expect(readdirSync(out).sort()).toEqual([MARKER_FILE, 'only.json']);
     await written.removed;
     // The other generation is still there (the next swap replaces it); no trash is left.
     expect(readdirSync(dirname(out)).sort()).toEqual(['.public-gen-a', '.public-gen-b', 'public']);
+  });
+
+  it('refuses to replace a directory it did not make, in a full build and in the watch mode\'s first swap', async () => {
+    const contentDir = writeContent(smallSite());
+    const out = outDir();
+    mkdirSync(out);
+    writeFileSync(join(out, 'thesis.tex'), 'years of work');
+    expect(() => writeSiteAtomically(out, [{ path: 'only.json', body: '{}' }])).toThrow(RefusedError);
+    await expect(BuildSession.open({ contentDir, outDir: out, env: {} })).rejects.toThrow(/did not make/);
+    expect(readdirSync(out)).toEqual(['thesis.tex']);
+    expect(lstatSync(out).isDirectory()).toBe(true);
   });
 
   it('a build into a generation layout writes the same files as into a plain directory', async () => {

@@ -1,21 +1,22 @@
-// The Standard Ebooks importer: rules on a small synthetic edition (always runs), and the whole
-// real edition from ../shared/corpus (skipped, with a message, when that directory is absent).
-// The corpus's text is never copied here: expectations about it are read from it at run time.
+// The Standard Ebooks importer: its rules on a small synthetic edition, what it refuses, and how it
+// fails. The whole real edition is tested in test/heavy/import-corpus.test.ts.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gregorianToJulian } from '../generator/import/old-style.ts';
 import { dedent } from '../generator/import/render.ts';
 import type { ImportReport } from '../generator/import/report.ts';
 import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';
 import { parseXml } from '../generator/import/xml.ts';
+import { IMPORT_MARKER, sweepImportLeftovers } from '../generator/import/write.ts';
+import { MARKER_FILE, RefusedError } from '../generator/output/guard.ts';
+import { runCli, UNPRIVILEGED } from './helpers/cli.ts';
+import { snapshot } from './helpers/snapshot.ts';
 import { readTree } from './helpers/files.ts';
 import { tempDir as makeTempDir } from './helpers/temp.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const corpusDir = path.resolve(repoRoot, '../shared/corpus/standard-ebooks-pepys-diary');
 const FOOTNOTES = '\n<!-- footnotes -->\n';
 
 const tempDir = () => makeTempDir('pepys-import-');
@@ -115,6 +116,7 @@ describe('importer rules (synthetic edition)', () => {
   it('writes one entry per Julian date and the default site files', () => {
     expect([...files.keys()]).toEqual([
       'categories.yaml',
+      `entries/${IMPORT_MARKER}`,
       'entries/1660/1660-01-01.html',
       'entries/1660/1660-01-02.html',
       'entries/1660/1660-02-14.html',
@@ -190,87 +192,165 @@ describe('importer rules (synthetic edition)', () => {
   });
 });
 
-const haveCorpus = existsSync(path.join(corpusDir, 'text'));
-if (!haveCorpus) console.warn(`import tests on the real corpus skipped: ${corpusDir} not found`);
+/** The error an import throws, or null. */
+function importError(edition: string, contentDir: string): Error | null {
+  try {
+    importStandardEbooks(edition, contentDir);
+    return null;
+  } catch (error) {
+    return error as Error;
+  }
+}
 
-describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoRoot, corpusDir)})`, () => {
-  let out: string;
-  let report: ImportReport;
-  let files: Map<string, string>;
-  beforeAll(() => {
-    out = tempDir();
-    report = importStandardEbooks(corpusDir, out);
-    files = new Map([...readTree(path.join(out, 'entries'))]);
-  }, 30_000);
+/** A content directory holding an earlier import of the mini edition; returns it and its snapshot. */
+function earlierImport(): { contentDir: string; before: ReturnType<typeof snapshot> } {
+  const edition = tempDir();
+  writeMiniEdition(edition);
+  const contentDir = tempDir();
+  importStandardEbooks(edition, contentDir);
+  return { contentDir, before: snapshot(contentDir) };
+}
 
-  it('writes about 3,410 entries, as many as the report accounts for', () => {
-    expect(files.size).toBe(report.entriesWritten);
-    expect(report.entriesWritten).toBeGreaterThan(3400);
-    expect(report.entriesWritten).toBeLessThan(3420);
-    const sharing = report.dates.mergedDates.reduce((n, m) => n + m.articleIds.length - 1, 0);
-    const attached = report.dates.undatedArticles.filter((u) => u.attachedTo !== null).length;
-    const setAside = Object.values(report.articleEntries).filter((d) => d === null).length;
-    expect(report.articlesRead - setAside - attached - sharing).toBe(report.entriesWritten);
-    const p = report.period;
-    expect(p.daysWithEntry + p.daysCoveredByMultiDayEntries.length + p.daysWithoutText.length).toBe(p.days);
-    expect(p.daysWithEntry).toBe(report.entriesWritten);
+describe('the importer reads every chapter whole, or fails naming it (the earlier import untouched)', () => {
+  const cases: [string, (text: string) => void, RegExp][] = [
+    ['a zero-byte chapter', (text) => writeFileSync(path.join(text, 'chapter-2.xhtml'), ''), /chapter-2\.xhtml: the file is empty \(0 bytes\)/],
+    ['a chapter that is not UTF-8', (text) => {
+      const file = path.join(text, 'chapter-2.xhtml');
+      writeFileSync(file, Buffer.concat([readFileSync(file).subarray(0, 300), Buffer.from([0xe9, 0x74, 0xe9]), readFileSync(file).subarray(300)]));
+    }, /chapter-2\.xhtml:\d+: not UTF-8 \(byte 300 is not part of a UTF-8 character\)/],
+    ['a chapter cut in the middle', (text) => {
+      const file = path.join(text, 'chapter-2.xhtml');
+      writeFileSync(file, readFileSync(file).subarray(0, Math.floor(readFileSync(file).length / 2)));
+    }, /chapter-2\.xhtml:\d+: (<\w+> is never closed|stray "<" \(not a tag\))/],
+    ['a chapter cut after its prolog', (text) => {
+      writeFileSync(path.join(text, 'chapter-2.xhtml'), '<?xml version="1.0" encoding="utf-8"?>\n');
+    }, /chapter-2\.xhtml: not a whole XHTML document \(no single <html> root element\): truncated\?/],
+    ['a chapter with no diary entry left in it', (text) => {
+      writeFileSync(path.join(text, 'chapter-2.xhtml'), chapter(2, 'February', ''));
+    }, /chapter-2\.xhtml: no diary entry \(<article>\) in it/],
+    ['a chapter that cannot be read (a directory by that name)', (text) => {
+      const file = path.join(text, 'chapter-2.xhtml');
+      rmSync(file);
+      mkdirSync(file);
+    }, /chapter-2\.xhtml: cannot be read \(EISDIR\)/],
+    ['a missing chapter between two others', (text) => {
+      writeFileSync(path.join(text, 'chapter-3.xhtml'), readFileSync(path.join(text, 'chapter-2.xhtml')));
+      rmSync(path.join(text, 'chapter-2.xhtml'));
+    }, /chapter-2\.xhtml: missing \(the chapters run from 1 with no gap\)/],
+    ['a missing last chapter that the table of contents lists', (text) => {
+      writeFileSync(path.join(text, '..', 'toc.xhtml'), '<a href="text/chapter-1.xhtml">1</a> <a href="text/chapter-2.xhtml#x">2</a> <a href="text/chapter-3.xhtml">3</a>');
+    }, /chapter-3\.xhtml: missing \(toc\.xhtml lists it\)/],
+    ['truncated endnotes', (text) => {
+      const file = path.join(text, 'endnotes.xhtml');
+      writeFileSync(file, readFileSync(file).subarray(0, readFileSync(file).length - 40));
+    }, /endnotes\.xhtml:\d+: <\w+> is never closed/],
+  ];
+  for (const [name, damage, message] of cases) {
+    it(name, () => {
+      const { contentDir, before } = earlierImport();
+      const edition = tempDir();
+      writeMiniEdition(edition);
+      damage(path.join(edition, 'text'));
+      const error = importError(edition, contentDir);
+      expect(error?.message).toMatch(message);
+      expect(error?.message).toContain(path.join(edition, 'text'));
+      expect(snapshot(contentDir)).toEqual(before);
+    });
+  }
+
+  it('as a command: one line naming the file, exit 1', async () => {
+    const { contentDir, before } = earlierImport();
+    const edition = tempDir();
+    writeMiniEdition(edition);
+    writeFileSync(path.join(edition, 'text', 'chapter-1.xhtml'), '');
+    const r = await runCli('import', ['standard-ebooks', edition, '--out', contentDir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: ${path.join(edition, 'text', 'chapter-1.xhtml')}: the file is empty (0 bytes); nothing was imported\n`);
+    expect(snapshot(contentDir)).toEqual(before);
+  });
+});
+
+describe.skipIf(UNPRIVILEGED === null)('an unreadable chapter (file modes apply: an ordinary user, or root without its capabilities)', () => {
+  it('fails naming it, exit 1', async () => {
+    const { contentDir, before } = earlierImport();
+    const edition = tempDir();
+    writeMiniEdition(edition);
+    chmodSync(path.join(edition, 'text', 'chapter-2.xhtml'), 0o000);
+    const r = await runCli('import', ['standard-ebooks', edition, '--out', contentDir], { wrap: UNPRIVILEGED ?? [] });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: ${path.join(edition, 'text', 'chapter-2.xhtml')}: cannot be read (EACCES); nothing was imported\n`);
+    expect(snapshot(contentDir)).toEqual(before);
+  });
+});
+
+describe('the importer writes only into a content directory', () => {
+  function refused(edition: string, contentDir: string, reason: RegExp, watch: string): void {
+    const before = snapshot(watch);
+    const error = importError(edition, contentDir);
+    expect(error).toBeInstanceOf(RefusedError);
+    expect(error?.message).toMatch(reason);
+    expect(snapshot(watch)).toEqual(before);
+  }
+
+  it('refuses the edition, a directory inside it or containing it', () => {
+    const root = tempDir();
+    const edition = path.join(root, 'edition');
+    writeMiniEdition(edition);
+    refused(edition, edition, /is the edition itself/, root);
+    refused(edition, path.join(edition, 'text'), /lies inside the edition/, root);
+    refused(edition, root, /contains the edition/, root);
   });
 
-  it('accounts for every article and every note', () => {
-    const chapters = readdirSync(path.join(corpusDir, 'text')).filter((f) => /^chapter-\d+\.xhtml$/.test(f));
-    const articleIds = chapters.flatMap((f) =>
-      [...readFileSync(path.join(corpusDir, 'text', f), 'utf8').matchAll(/<article id="([^"]*)"/g)].map((m) => `${f}#${m[1]}`));
-    expect(Object.keys(report.articleEntries).sort()).toEqual(articleIds.sort());
-    expect(report.articlesRead).toBe(articleIds.length);
-    const placed = new Set(Object.values(report.articleEntries));
-    expect(placed.size).toBe(report.entriesWritten);
-
-    const endnotes = readFileSync(path.join(corpusDir, 'text', 'endnotes.xhtml'), 'utf8');
-    const noteCount = [...endnotes.matchAll(/<li id="note-\d+">/g)].length;
-    expect(report.notes.attached + report.notes.setAside.length).toBe(noteCount);
-    let printed = 0;
-    for (const text of files.values()) printed += [...splitEntry(text).footnotes.matchAll(/<li id="note-\d+"/g)].length;
-    expect(printed).toBe(report.notes.attached);
+  it('refuses a build\'s output, a directory of other things, hand-written entries, a file', async () => {
+    const root = tempDir();
+    const edition = path.join(root, 'edition');
+    writeMiniEdition(edition);
+    const output = path.join(root, 'public');
+    mkdirSync(output);
+    writeFileSync(path.join(output, MARKER_FILE), 'x');
+    writeFileSync(path.join(output, 'index.json'), '{}');
+    refused(edition, output, /is a build's output/, root);
+    const docs = path.join(root, 'docs');
+    mkdirSync(docs);
+    writeFileSync(path.join(docs, 'thesis.tex'), 'years of work');
+    refused(edition, docs, /is not a content directory/, root);
+    const handWritten = path.join(root, 'content');
+    mkdirSync(path.join(handWritten, 'entries', '1660'), { recursive: true });
+    writeFileSync(path.join(handWritten, 'entries', '1660', '1660-01-01.html'), '---\ndate: 1660-01-01\n---\n<p>Mine.</p>\n');
+    refused(edition, handWritten, /holds entries this importer did not write/, root);
+    writeFileSync(path.join(root, 'file'), 'x');
+    refused(edition, path.join(root, 'file'), /is not a directory/, root);
+    // As a command: exit 2 and the one line.
+    const r = await runCli('import', ['standard-ebooks', edition, '--out', handWritten]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --out .*content: .*entries holds entries this importer did not write \(no \.pepys-import in it\)[^\n]*\n$/);
   });
 
-  it('starts 1660-01-01 with the edition’s first article, then Pepys’s 1 January', () => {
-    const chapter1 = readFileSync(path.join(corpusDir, 'text', 'chapter-1.xhtml'), 'utf8');
-    const plain = (html: string): string => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ');
-    const firstArticle = /<article id="entry-1"[^>]*>([\s\S]*?)<\/article>/.exec(chapter1)?.[1] ?? '';
-    const openingWords = plain(firstArticle).trim().slice(0, 40);
-    const firstTime = plain(/<time datetime="1660-01-11">([\s\S]*?)<\/time>/.exec(chapter1)?.[1] ?? '');
-    expect(openingWords.length).toBe(40);
-    const entry = files.get('1660/1660-01-01.html') as string;
-    expect(entry.startsWith('---\ndate: 1660-01-01\ntopics: []\n---\n')).toBe(true);
-    const body = plain(splitEntry(entry).body);
-    expect(body.startsWith(openingWords)).toBe(true);
-    expect(body).toContain(firstTime);
-  });
-
-  it('leaves no EPUB markup or links into the edition’s files', () => {
-    for (const [file, text] of files) {
-      expect(text, file).not.toMatch(/epub:|endnotes\.xhtml|\.xhtml[#"]|xmlns|xml:lang/);
+  it('refuses /, the working directory and the home directory', () => {
+    const root = tempDir();
+    const edition = path.join(root, 'edition');
+    writeMiniEdition(edition);
+    refused(edition, '/', /is the root directory/, root);
+    refused(edition, process.cwd(), /is the current directory/, root);
+    const home = path.join(root, 'home');
+    mkdirSync(home);
+    const previous = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      refused(edition, home, /is your home directory/, root);
+    } finally {
+      process.env.HOME = previous;
     }
   });
 
-  it('has every referenced note in the same file, and well-formed HTML', () => {
-    const problems: string[] = [];
-    for (const [file, text] of files) {
-      problems.push(...noteProblems(file, text));
-      const { body, footnotes } = splitEntry(text);
-      try {
-        parseXml(`<root>${body}${footnotes}</root>`, file);
-      } catch (error) {
-        problems.push(String(error));
-      }
-    }
-    expect(problems).toEqual([]);
+  it('puts the previous entries back when an import died between its two renames, and sweeps the rest', async () => {
+    const { contentDir, before } = earlierImport();
+    const child = spawn(process.execPath, ['-e', '']);
+    await new Promise((r) => child.on('exit', r));
+    const dead = child.pid as number;
+    renameSync(path.join(contentDir, 'entries'), path.join(contentDir, `.entries-old-${dead}`));
+    mkdirSync(path.join(contentDir, `.entries-import-${dead}`, '1660'), { recursive: true });
+    sweepImportLeftovers(contentDir);
+    expect(snapshot(contentDir)).toEqual(before);
   });
-
-  it('writes byte-identical files on a second run', () => {
-    importStandardEbooks(corpusDir, out);
-    const again = readTree(path.join(out, 'entries'));
-    expect(again.size).toBe(files.size);
-    for (const [file, text] of files) if (again.get(file) !== text) expect.fail(`${file} differs on the second run`);
-  }, 30_000);
 });

@@ -2,11 +2,12 @@
 // full build of the same content writes; only files whose bytes changed are written; writes go
 // to the tree that is not live, which then goes live by one swap of the output's symlink.
 
-import { lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { slotDir } from '../generator/output/generations.ts';
+import { MARKER_FILE } from '../generator/output/guard.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 import { BuildSession } from '../generator/watch/session.ts';
@@ -31,8 +32,8 @@ function differing(a: Map<string, string>, b: Map<string, string>): string[] {
 }
 
 const sessions: Array<BuildSession | Watcher> = [];
-afterEach(() => {
-  for (const s of sessions.splice(0)) s.close();
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close();
 });
 
 async function open(files: Record<string, string>) {
@@ -45,22 +46,23 @@ async function open(files: Record<string, string>) {
 
 describe('incremental rebuilds', () => {
   it('starts with the same tree as a full build, behind a symlink to one of two generations', async () => {
-    const { contentDir, outDir } = await open(mediumSite());
+    const { contentDir, outDir } = await open(mediumSite(120, 60));
     expect(lstatSync(outDir).isSymbolicLink()).toBe(true);
     expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
-    // Both generations hold the site.
+    // Both generations hold the site, and the marker that says a build made them (output/guard.ts).
     expect(readTree(slotDir(outDir, 'a'))).toEqual(readTree(slotDir(outDir, 'b')));
+    for (const slot of ['a', 'b'] as const) expect(existsSync(join(slotDir(outDir, slot), MARKER_FILE)), slot).toBe(true);
   });
 
   it('after every kind of edit, equals a full build and rewrites exactly the files that differ', async () => {
-    const { contentDir, outDir, session } = await open(mediumSite());
+    const { contentDir, outDir, session } = await open(mediumSite(120, 60));
     const edits: Array<[string, () => string[]]> = [
       ['an entry\'s text', () => {
         writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [4]\n', '<p>Edited.</p>'));
         return ['entries/1660/1660-02-04.html'];
       }],
       ['an entry\'s topics and title', () => {
-        writeFileSync(join(contentDir, 'entries/1660/1660-02-07.html'), entryFile('1660-02-07', 'topics: [1, 2, 9]\ntitle: New title\n'));
+        writeFileSync(join(contentDir, 'entries/1660/1660-02-07.html'), entryFile('1660-02-07', 'topics: [1, 2, 9]\ntitle: Tuesday 7 February 1660\n'));
         return ['entries/1660/1660-02-07.html'];
       }],
       ['a topic\'s title and categories', () => {
@@ -108,7 +110,7 @@ describe('incremental rebuilds', () => {
   });
 
   it('writes only into the generation that is not live, then swaps the symlink', async () => {
-    const { contentDir, outDir, session } = await open(mediumSite());
+    const { contentDir, outDir, session } = await open(mediumSite(120, 60));
     const live = session.liveSlot;
     const liveDir = slotDir(outDir, live);
     const stamp = (dir: string) => [...readTree(dir).keys()].map((p) => `${p}:${statSync(join(dir, p)).ino}:${statSync(join(dir, p)).mtimeMs}`);
@@ -124,7 +126,7 @@ describe('incremental rebuilds', () => {
   });
 
   it('keeps the live site as it was when an edit makes the content invalid, and recovers', async () => {
-    const { contentDir, outDir, session } = await open(mediumSite());
+    const { contentDir, outDir, session } = await open(mediumSite(120, 60));
     const before = readTree(outDir);
     writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: twelve\ntitle: Broken\n');
     const bad = await session.rebuild(['topics/12.yaml']);
@@ -138,7 +140,7 @@ describe('incremental rebuilds', () => {
   });
 
   it('renders with a memo exactly what it renders without one', async () => {
-    const files = mediumSite();
+    const files = mediumSite(120, 60);
     const contentDir = writeContent(files);
     const memo = new RenderMemo();
     const render = async () => {
@@ -148,7 +150,7 @@ describe('incremental rebuilds', () => {
     };
     expect((await render()).memo).toEqual((await render()).plain);
     writeFileSync(join(contentDir, 'topics/5.yaml'), 'id: 5\ntitle: Five\ncategories: [people]\n');
-    writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [5]\ntitle: Four\n'));
+    writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [5]\ntitle: Saturday 4 February 1660\n'));
     const r = await render();
     expect(r.memo).toEqual(r.plain);
   });
@@ -164,9 +166,9 @@ describe('watch mode', () => {
     const target = join(contentDir, 'topics/7.yaml');
     writeFileSync(`${target}.new`, 'id: 7\ntitle: Seen by the watcher\n');
     renameSync(`${target}.new`, target);
-    // No timing asserted: wait (up to the test's timeout) until the rebuild has happened.
-    while (!seen.some((paths) => paths.includes('topics/7.yaml'))) await new Promise((r) => setTimeout(r, 20));
-    await watcher.idle();
+    // No timing asserted: settled() waits until the events have arrived and the rebuild is done.
+    await watcher.settled();
+    expect(seen.some((paths) => paths.includes('topics/7.yaml'))).toBe(true);
     expect(JSON.parse(readFileSync(join(outDir, 'api/v1/topics/7.json'), 'utf8')).title).toBe('Seen by the watcher');
   });
 });

@@ -1,26 +1,59 @@
-// The Netlify edge function's answers are byte-identical to the local server's: the function (run
-// in-process: it is runtime-free) against the local server, on thousands of random requests, over
-// one build read by both. The same comparison runs in Deno itself in test/netlify-deno.test.ts
-// when the Netlify tools are installed.
+// Netlify's edge function, in-process (it is runtime-free), as `npm run build -- --target netlify`
+// generates it: its answers are byte-identical to the local server's on thousands of random
+// requests over one build; it carries Netlify's CDN headers as docs/netlify.md says; it never
+// fetches its index, and every failure is a 503 that nothing keeps. The same function runs in
+// Deno in test/heavy/netlify-deno.test.ts, and under Netlify's emulation in
+// test/heavy/netlify-emulation.test.ts.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
-import { CDN_CACHE_CONTROL } from '../generator/deploy/netlify/cache.ts';
-import type { NetlifyContext } from '../generator/deploy/netlify/edge-functions/api.ts';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiRequest, ApiResponse } from '../generator/core/handler.ts';
+import { parseSiteIndex } from '../generator/core/site-index.ts';
+import { CDN_CACHE_CONTROL, cdnMayKeep, NETLIFY_VARY } from '../generator/deploy/netlify/cache.ts';
+import { createEdgeFunction, type EdgeFunction, type NetlifyContext } from '../generator/deploy/netlify/edge.ts';
+import {
+  entrySource,
+  FUNCTION_CONFIG,
+  FUNCTION_FILE,
+  FUNCTIONS_DIR,
+  INDEX_FILE,
+  writeNetlifyFunction,
+} from '../generator/deploy/netlify/generate.ts';
+import { emulatorToml } from '../tools/netlify/emulator.ts';
 import { randomRequests } from './edge/requests.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { prng } from './helpers/random.ts';
+import { tempDir } from './helpers/temp.ts';
 
-const CONTENT = join(import.meta.dirname, '..', 'content');
-const CONTRACT_HEADERS = ['content-type', 'allow', 'vary', 'etag', 'cache-control', 'access-control-allow-origin'];
+const REPO = join(import.meta.dirname, '..');
+const CONTENT = join(REPO, 'content');
+const CONTRACT_HEADERS = [
+  'content-type',
+  'allow',
+  'vary',
+  'etag',
+  'cache-control',
+  'x-content-type-options',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+];
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-/** Netlify's context.next(), played by the built files. */
-function filesOf(publicDir: string): NetlifyContext {
+/** Netlify's context.next(), played by the built files; it records what it serves. */
+function filesOf(publicDir: string): NetlifyContext & { served: string[] } {
+  const served: string[] = [];
   return {
+    served,
     next: async (request: Request) => {
+      const { pathname } = new URL(request.url);
+      served.push(pathname);
       try {
-        return new Response(readFileSync(join(publicDir, normalize(decodeURIComponent(new URL(request.url).pathname)))));
+        return new Response(readFileSync(join(publicDir, normalize(decodeURIComponent(pathname)))));
       } catch {
         return new Response('Not Found', { status: 404 });
       }
@@ -28,56 +61,339 @@ function filesOf(publicDir: string): NetlifyContext {
   };
 }
 
-for (const pageSize of [50, 7]) {
+/** A project whose generator/ is this repository's, with the function generated for `publicDir`. */
+async function generatedFunction(publicDir: string): Promise<EdgeFunction> {
+  const project = tempDir('pepys-netlify-project-');
+  symlinkSync(join(REPO, 'generator'), join(project, 'generator'));
+  const written = writeNetlifyFunction(publicDir, project);
+  if (!written.ok) throw new Error(written.error);
+  return ((await import(pathToFileURL(written.value.entry).href)) as { default: EdgeFunction }).default;
+}
+
+// One build of the sample for the tests below (another, with 7 a page, for the byte-identity).
+let defaultSite: Promise<LocalSite> | null = null;
+const sampleSite = () => (defaultSite ??= startLocalSite(CONTENT));
+afterAll(async () => {
+  await (await defaultSite)?.stop();
+});
+
+// 1,200 random requests at the sample's page size, 600 more at a small one (many pages); the
+// Deno test (test/heavy/netlify-deno.test.ts) runs 3,000 through the generated function in Deno.
+for (const [pageSize, count] of [
+  [50, 1200],
+  [7, 600],
+] as const) {
   describe(`Netlify edge function = local server, byte for byte (page size ${pageSize})`, () => {
     let site: LocalSite;
-    let index: SiteIndex;
-    // A fresh isolate: the function keeps the index it loads in its module.
-    let api: (request: Request, context: NetlifyContext) => Promise<Response>;
+    let api: EdgeFunction;
+    let known: { dates: string[]; slugs: string[]; ids: number[] };
     beforeAll(async () => {
-      vi.resetModules();
-      api = (await import('../generator/deploy/netlify/edge-functions/api.ts')).default;
-      site = await startLocalSite(CONTENT, { pageSize });
+      site = pageSize === 50 ? await sampleSite() : await startLocalSite(CONTENT, { pageSize });
+      api = await generatedFunction(site.publicDir);
       const loaded = parseSiteIndex(readFileSync(join(site.publicDir, '_data', 'site-index.json'), 'utf8'));
       if (!loaded.ok) throw new Error(loaded.error);
-      index = loaded.value;
+      known = {
+        dates: loaded.value.entryDates,
+        slugs: [...loaded.value.categorySlugs],
+        ids: [...loaded.value.topicIds],
+      };
     });
     afterAll(async () => {
-      await site.stop();
+      if (pageSize !== 50) await site?.stop();
     });
 
-    it('answers 3,000 random requests exactly as the local server does', async () => {
+    it(`answers ${count.toLocaleString('en')} random requests exactly as the local server does, with Netlify-Vary on each`, async () => {
       const context = filesOf(site.publicDir);
-      const known = { dates: index.entryDates, slugs: [...index.categorySlugs], ids: [...index.topicIds] };
+      const rand = prng(1665 + pageSize);
       const statuses = new Map<number, number>();
-      for (const { method, path } of randomRequests(3000, known, 1660 + pageSize)) {
-        const label = `${method} ${path}`;
+      let kept = 0;
+      const cases = randomRequests(count, known, 1660 + pageSize).map(({ method, path }) => {
+        // Some requests carry what changes an answer: a browser's Accept, a CORS preflight. None
+        // accepts a compressed answer: the local server's compression is its own layer, not the core's.
+        const headers: Record<string, string> = { 'Accept-Encoding': 'identity' };
+        const r = rand(12);
+        if (r === 0) headers.Accept = BROWSER_ACCEPT;
+        if (r === 1 && method === 'OPTIONS')
+          Object.assign(headers, { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' });
+        return { method, path, headers };
+      });
+      const check = async ({ method, path, headers }: (typeof cases)[number]) => {
+        const label = `${method} ${path} ${JSON.stringify(headers)}`;
         const url = site.origin + path;
-        const expected = await fetch(url, { method });
-        const actual = await api(new Request(url, { method }), context);
+        const [expected, actual] = await Promise.all([
+          fetch(url, { method, headers }),
+          api(new Request(url, { method, headers }), context),
+        ]);
         expect(actual.status, label).toBe(expected.status);
         statuses.set(actual.status, (statuses.get(actual.status) ?? 0) + 1);
-        for (const h of CONTRACT_HEADERS) expect(actual.headers.get(h), `${label} ${h}`).toBe(expected.headers.get(h));
+        for (const h of CONTRACT_HEADERS) expect(actual.headers.get(h), `${label}: ${h}`).toBe(expected.headers.get(h));
         const [a, e] = [Buffer.from(await actual.arrayBuffer()), Buffer.from(await expected.arrayBuffer())];
         expect(a.equals(e), `${label}: body`).toBe(true);
-        const cdn = (method === 'GET' || method === 'HEAD') && expected.status < 500 ? CDN_CACHE_CONTROL : null;
-        expect(actual.headers.get('netlify-cdn-cache-control'), label).toBe(cdn);
-      }
-      // The random mix reaches every kind of answer.
-      for (const status of [200, 400, 404, 405]) expect(statuses.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(20);
+        expect(actual.headers.get('netlify-vary'), label).toBe(NETLIFY_VARY);
+        const cdn = actual.headers.get('netlify-cdn-cache-control');
+        if (cdn !== null) {
+          kept++;
+          expect(cdn, label).toBe(CDN_CACHE_CONTROL);
+          expect(
+            method === 'GET' && actual.status < 500 && actual.headers.get('content-type') === 'application/json',
+            label,
+          ).toBe(true);
+        }
+      };
+      for (let i = 0; i < cases.length; i += 8) await Promise.all(cases.slice(i, i + 8).map(check));
+      // The random mix reaches every kind of answer, and the CDN may keep most.
+      for (const status of [200, 400, 404, 405])
+        expect(statuses.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(20);
+      expect(kept).toBeGreaterThan(count / 3);
+      // The index came with the function: only pre-rendered answers were read.
+      expect(context.served.filter((p) => !/^\/api\/v1\/.+\.json$/.test(p))).toEqual([]);
     });
 
-    it('answers a repeated request with 304 when its ETag matches', async () => {
+    it('answers a repeated request with 304 when its ETag matches, and the CDN keeps no 304', async () => {
       const context = filesOf(site.publicDir);
-      for (const path of ['/api/v1/entries?start=1661-03-04&end=1667-01-01&page=2', '/api/v1/entries/1660-01-01', '/api/v1/topics']) {
+      for (const path of [
+        '/api/v1/entries?start=1661-03-04&end=1667-01-01&page=2',
+        '/api/v1/entries/1660-01-01',
+        '/api/v1/topics',
+      ]) {
         const first = await api(new Request(site.origin + path), context);
         const etag = first.headers.get('etag') as string;
         expect(etag, path).toMatch(/^"[0-9a-f]{16}"$/);
-        const again = await api(new Request(site.origin + path, { headers: { 'If-None-Match': `W/${etag}` } }), context);
+        expect(first.headers.get('netlify-cdn-cache-control'), path).toBe(CDN_CACHE_CONTROL);
+        const again = await api(
+          new Request(site.origin + path, { headers: { 'If-None-Match': `W/${etag}` } }),
+          context,
+        );
         expect(again.status, path).toBe(304);
         expect(await again.text()).toBe('');
         for (const h of CONTRACT_HEADERS) expect(again.headers.get(h)).toBe(first.headers.get(h));
+        expect(again.headers.get('netlify-vary')).toBe(NETLIFY_VARY);
+        expect(again.headers.get('netlify-cdn-cache-control')).toBeNull();
       }
     });
   });
 }
+
+describe('Netlify edge function: what the CDN may keep', () => {
+  const request = (method: string, target: string): ApiRequest => {
+    const q = target.indexOf('?');
+    return {
+      method,
+      path: q === -1 ? target : target.slice(0, q),
+      query: q === -1 ? '' : target.slice(q + 1),
+      header: () => null,
+    };
+  };
+  const answer = (over: Partial<ApiResponse> = {}): ApiResponse => ({
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: new Uint8Array(),
+    sendBody: true,
+    cacheable: true,
+    ...over,
+  });
+
+  it('keeps JSON answers to GET under a plain URL whose key parameters are given once', () => {
+    for (const target of [
+      '/api',
+      '/api/v1',
+      '/api/v1.json',
+      '/api/v1/entries',
+      '/api/v1/entries?page=2',
+      '/api/v1/entries?page=last',
+      '/api/v1/entries?start=1660-01-01&end=1660-12-31&page=007',
+      '/api/v1/entries?end=1669-05-31&start=',
+      '/api/v1/entries?utm_source=x&page=2&utm_source=y',
+      '/api/v1/entries?page',
+      '/api/v1/entries/1660-01-01.json',
+      '/api/v1/topics/12',
+      '/api/v1/categories/navy-board',
+      '/api/v1/entries?start=1661-13-01',
+    ]) {
+      expect(cdnMayKeep(request('GET', target), answer()), target).toBe(true);
+    }
+  });
+
+  it('keeps nothing a request with a different answer could share a key with', () => {
+    for (const target of [
+      // repeated, re-cased or escaped key parameters, odd values
+      '/api/v1/entries?page=1&page=2',
+      '/api/v1/entries?Page=2',
+      '/api/v1/entries?PAGE=2&page=3',
+      '/api/v1/entries?%70age=2',
+      '/api/v1/entries?start=1660-01-01%20',
+      '/api/v1/entries?start=+1660-01-01',
+      '/api/v1/entries?page=2;page=3',
+      // paths that a normalising cache could fold into another
+      '/api/v1/entries/',
+      '/api/v1/',
+      '/api/v1//entries',
+      '/api/v1/ENTRIES',
+      '/api/v1/./entries',
+      '/api/v1/entries/..',
+      '/api/v1/categories/Not%20a%20slug',
+      '/api/v1/entries/1660%2D01%2D01',
+    ]) {
+      expect(cdnMayKeep(request('GET', target), answer()), target).toBe(false);
+    }
+  });
+
+  it('keeps no HEAD, OPTIONS, refused method, 304, 5xx or HTML answer', () => {
+    const path = '/api/v1/entries';
+    expect(cdnMayKeep(request('HEAD', path), answer({ sendBody: false }))).toBe(false);
+    expect(cdnMayKeep(request('OPTIONS', path), answer({ cacheable: false }))).toBe(false);
+    expect(cdnMayKeep(request('POST', path), answer({ status: 405, cacheable: false }))).toBe(false);
+    expect(cdnMayKeep(request('GET', path), answer({ status: 304 }))).toBe(false);
+    expect(cdnMayKeep(request('GET', path), answer({ status: 503, cacheable: false }))).toBe(false);
+    expect(cdnMayKeep(request('GET', path), answer({ headers: { 'Content-Type': 'text/html; charset=utf-8' } }))).toBe(
+      false,
+    );
+  });
+});
+
+describe('Netlify edge function: failures answer 503 that nothing keeps', () => {
+  let site: LocalSite;
+  let index: unknown;
+  beforeAll(async () => {
+    site = await sampleSite();
+    index = JSON.parse(readFileSync(join(site.publicDir, '_data', 'site-index.json'), 'utf8'));
+  });
+
+  async function expectUnavailable(res: Response, detail: RegExp, label: string): Promise<void> {
+    expect(res.status, label).toBe(503);
+    expect(res.headers.get('cache-control'), label).toBe('no-store');
+    expect(res.headers.get('netlify-cdn-cache-control'), label).toBeNull();
+    expect(res.headers.get('netlify-vary'), label).toBe(NETLIFY_VARY);
+    expect(res.headers.get('content-type'), label).toBe('application/json');
+    if (label.includes('HEAD ')) {
+      expect(await res.text(), label).toBe('');
+      return;
+    }
+    const body = (await res.json()) as { detail: string; status_code: number };
+    expect(body.status_code, label).toBe(503);
+    expect(body.detail, label).toMatch(detail);
+  }
+
+  it('with an invalid bundled index, for every request, without reading a file', async () => {
+    for (const bad of [null, 'text', { version: 2 }, { ...(index as object), entries: [['1660-13-01', 'x', 'y']] }]) {
+      const api = createEdgeFunction(bad);
+      const context = filesOf(site.publicDir);
+      for (const [method, path] of [
+        ['GET', '/api/v1/entries?start=1661-01-01'],
+        ['GET', '/api/v1'],
+        ['HEAD', '/api/v1/entries/1660-01-01'],
+      ] as const) {
+        await expectUnavailable(
+          await api(new Request(site.origin + path, { method }), context),
+          /bundled site index is invalid/,
+          `${JSON.stringify(bad)?.slice(0, 40)} ${method} ${path}`,
+        );
+      }
+      expect(context.served).toEqual([]);
+    }
+  });
+
+  it('when a pre-rendered file is missing, or reading it fails or throws', async () => {
+    const api = createEdgeFunction(index);
+    const path = '/api/v1/entries/1660-01-01';
+    const failing: Array<[string, NetlifyContext['next'], RegExp]> = [
+      ['404', async () => new Response('Not Found', { status: 404 }), /lacks api\/v1\/entries\/1660-01-01\.json/],
+      ['500', async () => new Response('oops', { status: 500 }), /lacks api\/v1\/entries\/1660-01-01\.json/],
+      ['a redirect', async () => new Response(null, { status: 301, headers: { Location: '/' } }), /lacks/],
+      [
+        'a throw',
+        async () => {
+          throw new Error('network down');
+        },
+        /unexpected error/,
+      ],
+    ];
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => errors.push(line);
+    try {
+      for (const [what, next, detail] of failing) {
+        await expectUnavailable(await api(new Request(site.origin + path), { next }), detail, what);
+      }
+    } finally {
+      console.error = original;
+    }
+    // The thrown cause goes to Netlify's function log, in one line.
+    expect(errors).toEqual([`pepys-api: GET ${site.origin}${path}: network down`]);
+    // Computed answers need no file: they still come.
+    const computed = await api(new Request(`${site.origin}/api/v1/entries?start=1660-01-02`), {
+      next: failing[0]?.[1] as NetlifyContext['next'],
+    });
+    expect(computed.status).toBe(200);
+  });
+});
+
+describe('npm run build -- --target netlify: the generated function', () => {
+  let site: LocalSite;
+  beforeAll(async () => {
+    site = await sampleSite();
+  });
+
+  it('writes its entry module and the build index into .netlify/v1/edge-functions/, and nothing else', () => {
+    const project = tempDir('pepys-netlify-project-');
+    mkdirSync(join(project, 'generator', 'deploy', 'netlify'), { recursive: true });
+    writeFileSync(join(project, 'generator', 'deploy', 'netlify', 'edge.ts'), '');
+    const dir = join(project, FUNCTIONS_DIR);
+    mkdirSync(dir, { recursive: true });
+    // Another generator's function, our own leftovers of an interrupted run and of older names.
+    for (const name of ['other.ts', 'import_map.json', '.pepys-api.ts.123.tmp', 'pepys-api-old.json', 'pepys-api.js'])
+      writeFileSync(join(dir, name), 'x');
+    const written = writeNetlifyFunction(site.publicDir, project);
+    if (!written.ok) throw new Error(written.error);
+    expect(readdirSync(dir).sort()).toEqual(['import_map.json', 'other.ts', INDEX_FILE, FUNCTION_FILE].sort());
+    expect(readFileSync(join(dir, INDEX_FILE))).toEqual(readFileSync(join(site.publicDir, '_data', 'site-index.json')));
+    const source = readFileSync(join(dir, FUNCTION_FILE), 'utf8');
+    expect(source).toBe(entrySource());
+    expect(source).toContain("from '../../../generator/deploy/netlify/edge.ts'");
+    expect(source).toContain(`from './${INDEX_FILE}' with { type: 'json' }`);
+    // Inline routes: every method (HEAD cannot be declared), cached by the CDN as answers allow,
+    // Netlify's default onError.
+    expect(FUNCTION_CONFIG).toMatchObject({ path: ['/api', '/api/*'], cache: 'manual' });
+    expect(FUNCTION_CONFIG).not.toHaveProperty('method');
+    expect(FUNCTION_CONFIG).not.toHaveProperty('onError');
+    // A second build replaces both files in place.
+    const again = writeNetlifyFunction(site.publicDir, project);
+    expect(again.ok).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['import_map.json', 'other.ts', INDEX_FILE, FUNCTION_FILE].sort());
+  });
+
+  it('refuses, saying why, when there is no index, a damaged one, or no adapter to import', () => {
+    const project = tempDir('pepys-netlify-project-');
+    const noAdapter = writeNetlifyFunction(site.publicDir, project);
+    expect(noAdapter).toEqual({
+      ok: false,
+      error: expect.stringMatching(/generator\/deploy\/netlify\/edge\.ts is missing/),
+    });
+    const empty = tempDir('pepys-netlify-site-');
+    expect(writeNetlifyFunction(empty, REPO)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/site-index\.json cannot be read: build the site first/),
+    });
+    mkdirSync(join(empty, '_data'));
+    writeFileSync(join(empty, '_data', 'site-index.json'), '{"version":1');
+    expect(writeNetlifyFunction(empty, REPO)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/is not a site index \(not valid JSON/),
+    });
+    expect(existsSync(join(project, FUNCTIONS_DIR))).toBe(false);
+  });
+
+  it('is the only declaration of its routes: netlify.toml declares no edge function and builds with --target netlify', () => {
+    const toml = readFileSync(join(REPO, 'netlify.toml'), 'utf8');
+    const settings = toml.replace(/#.*$/gm, '');
+    expect(settings).not.toMatch(/\[\[edge_functions\]\]/);
+    expect(settings).not.toMatch(/^\s*edge_functions\s*=/m);
+    for (const command of settings.match(/^\s*command\s*=.*$/gm) ?? ['(none)'])
+      expect(command).toMatch(/npm run build -- .*--target netlify|npm run build -- --target netlify/);
+    expect(settings).toMatch(/NODE_VERSION\s*=\s*"24"/);
+    // The emulator adds the directory it cannot find by itself, once.
+    const emulated = emulatorToml(toml, FUNCTIONS_DIR);
+    expect(emulated.match(/^\s*edge_functions\s*=\s*"\.netlify\/v1\/edge-functions"/gm)?.length).toBe(1);
+    expect(() => emulatorToml(`${emulated}`, FUNCTIONS_DIR)).toThrow(/declared twice/);
+  });
+});

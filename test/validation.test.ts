@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
+import { hasTitleShape } from '../generator/content/parse-entry.ts';
 import { ContentError, type Problem } from '../generator/content/problems.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 
@@ -58,7 +59,7 @@ describe('content validation', () => {
   it('reports unknown topic and category references', async () => {
     const problems = await problemsOf({
       ...smallSite(),
-      'entries/1660/1660-01-05.html': entryFile('1660-01-05', 'title: A day\ntopics: [1, 99]\n'),
+      'entries/1660/1660-01-05.html': entryFile('1660-01-05', 'title: Thursday 5 January 1660\ntopics: [1, 99]\n'),
       'topics/3.yaml': 'id: 3\ntitle: Lost\n\ncategories: [nowhere, servants]\n',
     });
     expectProblem(problems, 'entries/1660/1660-01-05.html', 4, /unknown topic 99/);
@@ -132,5 +133,27 @@ describe('content validation', () => {
     const problems = await problemsOf({ ...smallSite(), 'site.yaml': 'apiOrigin: not a url\npageSize: 0\n' });
     expectProblem(problems, 'site.yaml', 1, /apiOrigin/);
     expectProblem(problems, 'site.yaml', 2, /pageSize/);
+  });
+
+  it('takes a title override only in the seed\'s shape, and rejects any other naming file and line', async () => {
+    for (const title of ['Sunday 1 January 1659/60', 'Wednesday 23 May 1660', 'Sunday 20 January 1660/61', 'Monday 31 December 1669', 'Friday 9 February 1699/00']) {
+      expect(hasTitleShape(title), title).toBe(true);
+    }
+    for (const title of [
+      'The King comes aboard', 'Sunday 01 January 1660', 'Sunday 1 Jan 1660', 'sunday 1 January 1660', 'Sunday 1 January 60',
+      'Sunday 1 January 1659/61', 'Sunday 1 January 1659/1660', 'Sunday 32 January 1660', 'Sunday 0 January 1660',
+      'Sunday  1 January 1660', 'Sunday 1 January 1660 ', 'Someday 1 January 1660', 'Sunday 1 January 1660\nx',
+    ]) {
+      expect(hasTitleShape(title), title).toBe(false);
+    }
+    const problems = await problemsOf({
+      ...smallSite(),
+      'entries/1660/1660-05-23.html': entryFile('1660-05-23', 'topics: [1]\ntitle: The King comes aboard\n'),
+      'entries/1660/1660-05-24.html': entryFile('1660-05-24', 'title: Thursday 24 May 1660/62\n'),
+    });
+    expectProblem(problems, 'entries/1660/1660-05-23.html', 4,
+      /^"title" must keep the shape "<Weekday> <day> <Month> <year>" \(e\.g\. "Wednesday 23 May 1660"\), not "The King comes aboard"$/);
+    expectProblem(problems, 'entries/1660/1660-05-24.html', 3, /"title" must keep the shape/);
+    expect(problems).toHaveLength(2);
   });
 });

@@ -1,9 +1,12 @@
-// npm run build: content/ → public/, atomically. Exit 1 with every problem on invalid content.
-// With --watch, stays running and rebuilds what changed after every edit (see build/session.ts).
+// npm run build: content/ → public/, atomically. Exit 1 with every problem on invalid content,
+// or one line for a fault of the machine; exit 2 for a bad option or a refused --content or --out
+// (see exit.ts, output/guard.ts). With --watch, stays running and rebuilds what changed after
+// every edit (see watch/session.ts).
 
 import { writeFileSync } from 'node:fs';
-import { build, type BuildReport } from '../build.ts';
-import { ContentError } from '../content/problems.ts';
+import type { BuildReport } from '../build.ts';
+import { prepareOutput } from '../output/writer.ts';
+import { exitOnUncaught, exitWith } from './exit.ts';
 import { CONFIG_HELP, CONFIG_OPTIONS, configOverrides, fail, parseOrExit } from './options.ts';
 
 const { values } = parseOrExit({
@@ -12,6 +15,7 @@ const { values } = parseOrExit({
     watch: { type: 'boolean', default: false },
     workers: { type: 'string', default: 'auto' },
     report: { type: 'string' },
+    target: { type: 'string' },
   },
 });
 if (values.help) {
@@ -23,6 +27,8 @@ ${CONFIG_HELP}
   --workers <n|auto>         threads that parse content besides the main one (default: auto,
                              one per 20,000 content files, at most one fewer than the cores)
   --report <file.json>       also write the build's figures (phase times, CPU, peak memory)
+  --target netlify           also write Netlify's edge function, with this build's site index,
+                             into .netlify/v1/edge-functions/ (docs/netlify.md)
 `);
   process.exit(0);
 }
@@ -31,6 +37,8 @@ const workersOption: number | 'auto' = values.workers === 'auto' ? 'auto' : Numb
 if (workersOption !== 'auto' && (!Number.isSafeInteger(workersOption) || workersOption < 0)) {
   fail(`--workers must be auto or a whole number, 0 or more, not ${values.workers}`);
 }
+if (values.target !== undefined && values.target !== 'netlify') fail(`--target must be netlify, not ${values.target}`);
+if (values.target !== undefined && values.watch) fail('--target cannot be combined with --watch');
 const contentDir = values.content as string;
 const outDir = values.out as string;
 const options = {
@@ -53,7 +61,12 @@ function writeReport(file: string, report: BuildReport): void {
   writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
 }
 
+// Until the new output is in place, a failure leaves the old one as it was, and says so.
+const failure: { kept?: string } = { kept: outDir };
+exitOnUncaught(failure);
 try {
+  // Refused paths first, before the build's modules load: a wrong --out is told at once.
+  prepareOutput(contentDir, outDir);
   if (values.watch) {
     // Loaded only here: a one-shot build does not pay for the watch mode's modules.
     const { describeRebuild, startWatching } = await import('../watch/watch.ts');
@@ -64,6 +77,7 @@ try {
         (report.ok ? process.stdout : process.stderr).write(`[${new Date().toLocaleTimeString()}] ${line}\n`);
       },
     });
+    delete failure.kept;
     process.stdout.write(`built ${outDir} (-> ${watcher.session.liveSlot}); watching ${contentDir} (Ctrl-C to stop)\n`);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.on(signal, () => {
@@ -72,13 +86,12 @@ try {
       });
     }
   } else {
+    const { build } = await import('../build.ts');
     const report = await build(options);
+    delete failure.kept;
+    if (values.target === 'netlify') (await import('../deploy/netlify/generate.ts')).netlifyTarget(outDir, { quiet: options.quiet });
     if (values.report !== undefined) writeReport(values.report, report);
   }
 } catch (err) {
-  if (err instanceof ContentError) {
-    process.stderr.write(`\nerror: ${err.message}\nThe build stopped; ${outDir} was left as it was.\n`);
-    process.exit(1);
-  }
-  throw err;
+  exitWith(err, failure);
 }

@@ -3,6 +3,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ConfigOverrides } from '../content/config.ts';
 import { parseConvention, parseOrigin } from '../content/config.ts';
+import { fail } from './exit.ts';
 
 export const CONFIG_OPTIONS = {
   content: { type: 'string', default: 'content' },
@@ -23,11 +24,8 @@ export const CONFIG_HELP = `  --content <dir>            content directory (defa
   --title-convention <name>  seed | every-year (default: site.yaml, seed)
   --quiet                    no progress output`;
 
-/** Exits with a message for a bad option value. */
-export function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n`);
-  process.exit(2);
-}
+// `fail` (print `error: …`, exit 2) lives with the rest of the tools' error handling in exit.ts.
+export { fail };
 
 export function configOverrides(values: {
   'api-origin'?: string | undefined;

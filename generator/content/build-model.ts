@@ -17,6 +17,8 @@ export interface ParsedContent {
   topics: ParsedTopic[];
   categoriesFile: string;
   categories: ParsedCategory[];
+  /** False when the category file could not be read or parsed: topics' categories are then not checked. */
+  categoriesUsable?: boolean;
 }
 
 export function buildModel(content: ParsedContent, problems: Problem[]): Model {
@@ -30,7 +32,7 @@ export function buildModel(content: ParsedContent, problems: Problem[]): Model {
     if (first) problems.push({ file: t.file, line: t.idLine, message: `duplicate topic id ${t.topic.id}, also in ${first.file}` });
     else topicById.set(t.topic.id, t);
     for (const slug of t.topic.categorySlugs) {
-      if (!slugs.has(slug)) problems.push({ file: t.file, line: t.categoriesLine, message: `unknown category "${slug}"` });
+      if (content.categoriesUsable !== false && !slugs.has(slug)) problems.push({ file: t.file, line: t.categoriesLine, message: `unknown category "${slug}"` });
     }
   }
 

@@ -1,11 +1,10 @@
 // Site configuration: content/site.yaml, then the URL variable Netlify sets during builds, then
 // command-line options, each overriding the one before.
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SiteConfig, TitleConvention } from '../core/model.ts';
 import { asMapping, type FieldSource, isTimestamp, problem, rejectUnknownKeys } from './fields.ts';
 import { ContentError, type Problem } from './problems.ts';
+import { readContentFile } from './read-file.ts';
 import { parseYaml } from './yaml-text.ts';
 
 export const SITE_FILE = 'site.yaml';
@@ -41,20 +40,37 @@ export function parseConvention(text: string): TitleConvention | Error {
     : new Error(`title convention must be one of ${CONVENTIONS.join(', ')}, not ${JSON.stringify(text)}`);
 }
 
-/** Reads site.yaml (absent: defaults), applies `env.URL` and the overrides, validates all. */
-export function loadSiteConfig(contentDir: string, overrides: ConfigOverrides, env: Record<string, string | undefined>): SiteConfig {
+export interface SiteConfigRead {
+  config: SiteConfig;
+  /** Problems of site.yaml; each setting that has one keeps its default. */
+  problems: Problem[];
+  /** What was read (read-file.ts signatureAt), or null when there is no site.yaml. */
+  signature: string | null;
+}
+
+/**
+ * Reads site.yaml (absent: defaults), applies `env.URL` and the overrides. Never throws for the
+ * file: its problems are returned with a configuration in which every setting they concern keeps
+ * its default, so that the rest of the content can still be checked. A bad `env.URL` throws (it
+ * is not content).
+ */
+export function readSiteConfig(contentDir: string, overrides: ConfigOverrides, env: Record<string, string | undefined>): SiteConfigRead {
   const problems: Problem[] = [];
   const config: SiteConfig = { ...DEFAULT_CONFIG };
-  let text: string | null = null;
-  try {
-    text = readFileSync(join(contentDir, SITE_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  let signature: string | null = null;
+  const read = readContentFile(contentDir, SITE_FILE);
+  if (!read.ok && !read.error.gone) {
+    problems.push(read.error.problem);
+    signature = read.error.signature;
   }
-  if (text !== null) {
+  if (read.ok) {
+    const { text } = read.value;
+    signature = read.value.signature;
+    const before = problems.length;
     const data = asMapping(parseYaml(text, SITE_FILE, 1, problems) ?? {});
-    if (data === null) problems.push({ file: SITE_FILE, line: 1, message: 'site.yaml must be a YAML mapping' });
-    else {
+    if (data === null) {
+      if (problems.length === before) problems.push({ file: SITE_FILE, line: 1, message: 'site.yaml must be a YAML mapping' });
+    } else {
       const src: FieldSource = { file: SITE_FILE, text, firstLine: 1, data, problems };
       rejectUnknownKeys(src, Object.keys(DEFAULT_CONFIG));
       for (const key of ['apiOrigin', 'siteOrigin'] as const) {
@@ -79,13 +95,19 @@ export function loadSiteConfig(contentDir: string, overrides: ConfigOverrides, e
       }
     }
   }
-  if (problems.length > 0) throw new ContentError(problems, contentDir);
   if (env.URL !== undefined && env.URL !== '') {
     const origin = parseOrigin(env.URL);
     if (origin instanceof Error) throw new Error(`the URL environment variable: ${origin.message}`);
     config.apiOrigin = origin;
   }
-  return { ...config, ...stripUndefined(overrides) };
+  return { config: { ...config, ...stripUndefined(overrides) }, problems, signature };
+}
+
+/** readSiteConfig for callers that want the configuration only: throws ContentError on a problem. */
+export function loadSiteConfig(contentDir: string, overrides: ConfigOverrides, env: Record<string, string | undefined>): SiteConfig {
+  const { config, problems } = readSiteConfig(contentDir, overrides, env);
+  if (problems.length > 0) throw new ContentError(problems, contentDir);
+  return config;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -1,23 +1,22 @@
-// Content directory to validated model: discovery (fast-glob), reading and parsing (on every
+// Content directory to validated model: discovery (discover.ts), reading and parsing (on every
 // core, see parse-pool.ts), validation. The parsed files are kept file by file (ContentState) so
 // that the watch mode can re-read one file and validate again without parsing the others.
+// Reading never throws for anything in the content directory: every problem of every file,
+// site.yaml and categories.yaml included, is collected, and validation reports them all at once.
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import fg from 'fast-glob';
 import type { Model, SiteConfig } from '../core/model.ts';
-import { type ConfigOverrides, loadSiteConfig } from './config.ts';
+import { type ConfigOverrides, readSiteConfig } from './config.ts';
 import { buildModel } from './build-model.ts';
+import { listContent } from './discover.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
 import type { FileJob, ParsedFile } from './parse-file.ts';
 import { autoWorkers, startParsePool } from './parse-pool.ts';
 import type { ParsedTopic } from './parse-topic.ts';
 import { ContentError, type Problem } from './problems.ts';
+import { readContentFile } from './read-file.ts';
 
 export const CATEGORIES_FILE = 'categories.yaml';
-export const ENTRY_GLOB = 'entries/**/*.html';
-export const TOPIC_GLOB = 'topics/**/*.yaml';
 
 export interface LoadOptions {
   overrides?: ConfigOverrides;
@@ -38,14 +37,27 @@ export interface LoadedContent {
 
 export interface ParsedCategories {
   found: boolean;
+  /**
+   * False when the file could not be read or parsed as a whole: its own problem is reported, and
+   * topics' references to categories are not checked against an empty tree.
+   */
+  usable: boolean;
   categories: ParsedCategory[];
   problems: Problem[];
+  /** What was read (read-file.ts signatureAt), or null when there is no categories.yaml. */
+  signature: string | null;
 }
 
 /** Every content file, parsed, with its own problems: the input of validation. */
 export interface ContentState {
   contentDir: string;
   config: SiteConfig;
+  /** Problems of site.yaml (the configuration then keeps the defaults they concern). */
+  siteProblems: Problem[];
+  /** site.yaml as read (read-file.ts signatureAt), or null when there is none. */
+  siteSignature: string | null;
+  /** Problems of discovery: directories that cannot be listed, loops of links. */
+  listProblems: Problem[];
   /** Entry and topic files, each list sorted (the order problems and duplicates are found in). */
   entryFiles: string[];
   topicFiles: string[];
@@ -55,37 +67,50 @@ export interface ContentState {
 }
 
 export function readCategories(contentDir: string): ParsedCategories {
-  let text: string;
-  try {
-    text = readFileSync(join(contentDir, CATEGORIES_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    return { found: false, categories: [], problems: [] };
+  const read = readContentFile(contentDir, CATEGORIES_FILE);
+  if (!read.ok) {
+    return read.error.gone
+      ? { found: false, usable: true, categories: [], problems: [], signature: null }
+      : { found: true, usable: false, categories: [], problems: [read.error.problem], signature: read.error.signature };
   }
   const problems: Problem[] = [];
-  return { found: true, categories: parseCategoriesFile(text, CATEGORIES_FILE, problems), problems };
+  const parsed = parseCategoriesFile(read.value.text, CATEGORIES_FILE, problems);
+  return { found: true, usable: parsed !== null, categories: parsed ?? [], problems, signature: read.value.signature };
 }
 
-/** Lists, reads and parses every content file. Throws ContentError only for site.yaml. */
+/**
+ * Lists, reads and parses every content file. Never throws for the content (its problems are
+ * in the state, for validate); only for a bad `env.URL`.
+ */
 export async function readContent(contentDir: string, options: LoadOptions = {}): Promise<ContentState> {
-  const config = loadSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {});
-  const [entryFiles, topicFiles] = await Promise.all([
-    fg(ENTRY_GLOB, { cwd: contentDir, onlyFiles: true }),
-    fg(TOPIC_GLOB, { cwd: contentDir, onlyFiles: true }),
-  ]);
-  // Sorted, so that problems and duplicates are reported the same way on every machine.
-  entryFiles.sort();
-  topicFiles.sort();
+  const site = readSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {});
+  const { config } = site;
+  const listing = listContent(contentDir);
   const jobs: FileJob[] = [
-    ...entryFiles.map((file) => ({ kind: 'entry' as const, file })),
-    ...topicFiles.map((file) => ({ kind: 'topic' as const, file })),
+    ...listing.entryFiles.map((file) => ({ kind: 'entry' as const, file })),
+    ...listing.topicFiles.map((file) => ({ kind: 'topic' as const, file })),
   ];
   const pool = startParsePool(options.workers === 'auto' ? autoWorkers(jobs.length) : (options.workers ?? 0));
   try {
     const results = await pool.run(contentDir, jobs, config.lastModifiedTime);
     const parsed = new Map<string, ParsedFile>();
-    jobs.forEach((job, i) => parsed.set(job.file, results[i] as ParsedFile));
-    return { contentDir, config, entryFiles, topicFiles, parsed, categories: readCategories(contentDir) };
+    jobs.forEach((job, i) => {
+      parsed.set(job.file, results[i] as ParsedFile);
+    });
+    // A file removed after it was listed is as if it had not been listed.
+    for (const [file, p] of parsed) if (p.gone) parsed.delete(file);
+    const present = (file: string) => parsed.has(file);
+    return {
+      contentDir,
+      config,
+      siteProblems: site.problems,
+      siteSignature: site.signature,
+      listProblems: listing.problems,
+      entryFiles: listing.entryFiles.filter(present),
+      topicFiles: listing.topicFiles.filter(present),
+      parsed,
+      categories: readCategories(contentDir),
+    };
   } finally {
     void pool.close();
   }
@@ -95,7 +120,7 @@ export type Validated = { ok: true; model: Model } | { ok: false; problems: Prob
 
 /** Cross-file validation of parsed content: the model, or every problem of every file. */
 export function validate(state: ContentState): Validated {
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...state.siteProblems, ...state.listProblems];
   const entries: ParsedEntry[] = [];
   const topics: ParsedTopic[] = [];
   for (const file of state.entryFiles) {
@@ -112,7 +137,10 @@ export function validate(state: ContentState): Validated {
   }
   problems.push(...state.categories.problems);
   const { config } = state;
-  const model = buildModel({ config, entries, topics, categoriesFile: CATEGORIES_FILE, categories: state.categories.categories }, problems);
+  const model = buildModel(
+    { config, entries, topics, categoriesFile: CATEGORIES_FILE, categories: state.categories.categories, categoriesUsable: state.categories.usable },
+    problems,
+  );
   return problems.length > 0 ? { ok: false, problems } : { ok: true, model };
 }
 

@@ -12,15 +12,19 @@ export interface ParsedCategory {
   category: Category;
 }
 
-export function parseCategoriesFile(raw: string, file: string, problems: Problem[]): ParsedCategory[] {
+/**
+ * The categories of the file, each problem recorded; null when the file is unusable as a whole
+ * (malformed YAML, not a list), so that references to categories are not checked against nothing.
+ */
+export function parseCategoriesFile(raw: string, file: string, problems: Problem[]): ParsedCategory[] | null {
   const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const parsed = parseYamlList(text, file, problems);
-  if (parsed === undefined) return [];
+  if (parsed === undefined) return null;
   const { data, itemLines: lines } = parsed;
   if (data === null || data === undefined) return [];
   if (!Array.isArray(data)) {
     problems.push({ file, line: 1, message: 'the category file must be a YAML list of categories' });
-    return [];
+    return null;
   }
   const out: ParsedCategory[] = [];
   data.forEach((item, i) => {

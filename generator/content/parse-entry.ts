@@ -2,6 +2,7 @@
 
 import { isIsoDate } from '../core/dates.ts';
 import { PERIOD_END, PERIOD_START } from '../core/period.ts';
+import { entryTitle } from '../core/titles.ts';
 import type { Entry } from '../core/model.ts';
 import {
   asMapping, count, type FieldSource, idList, lineOf, nullableTimestamp, problem, rejectUnknownKeys, timestamp,
@@ -11,6 +12,23 @@ import { parseYaml } from './yaml-text.ts';
 
 export const FOOTNOTES_MARKER = '<!-- footnotes -->';
 const ENTRY_FIELDS = ['date', 'title', 'topics', 'annotationCount', 'lastAnnotationTime', 'lastModifiedTime'];
+
+const TITLE_SHAPE = new RegExp(
+  '^(?:Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday) ([1-9]|[12][0-9]|3[01]) ' +
+    '(?:January|February|March|April|May|June|July|August|September|October|November|December) ' +
+    '([0-9]{4})(?:/([0-9]{2}))?$',
+);
+
+/**
+ * True when a title keeps the seed's shape `<Weekday> <day> <Month> <year>`: the day without a
+ * leading zero, the year written YYYY or as a dual year YYYY/YY (the second year the next one).
+ */
+export function hasTitleShape(title: string): boolean {
+  const m = TITLE_SHAPE.exec(title);
+  if (m === null) return false;
+  const next = m[3];
+  return next === undefined || next === String(Number(m[2]) + 1).slice(-2);
+}
 
 export interface ParsedEntry {
   file: string;
@@ -51,10 +69,15 @@ export function parseEntryFile(raw: string, file: string, defaultModified: strin
   else if (date < PERIOD_START || date > PERIOD_END) problem(src, 'date', `date ${date} is outside the diary's period (${PERIOD_START} to ${PERIOD_END})`);
   else validDate = date;
 
+  // An override spells a date differently (an edition's own dual year, say); it stays a date.
   let givenTitle: string | null = null;
   if (data.title !== undefined && data.title !== null) {
-    if (typeof data.title === 'string' && data.title.trim() !== '') givenTitle = data.title;
-    else problem(src, 'title', '"title" must be a non-empty string when given');
+    if (typeof data.title !== 'string' || data.title.trim() === '') problem(src, 'title', '"title" must be a non-empty string when given');
+    else if (hasTitleShape(data.title)) givenTitle = data.title;
+    else {
+      const example = validDate === '' ? 'Sunday 1 January 1659/60' : entryTitle(validDate, 'seed');
+      problem(src, 'title', `"title" must keep the shape "<Weekday> <day> <Month> <year>" (e.g. "${example}"), not ${JSON.stringify(data.title)}`);
+    }
   }
 
   const body = text.slice(closeAtEnd + 5);

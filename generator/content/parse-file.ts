@@ -1,11 +1,11 @@
 // One content file read and parsed: the unit of work that the main thread, the parse workers and
-// the watch mode share. Pure apart from the one read; every problem stays with its file.
+// the watch mode share. Pure apart from the one read; every problem stays with its file, and no
+// file, whatever it is, makes this throw (see read-file.ts).
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type ParsedEntry, parseEntryFile } from './parse-entry.ts';
 import { type ParsedTopic, parseTopicFile } from './parse-topic.ts';
 import type { Problem } from './problems.ts';
+import { readContentFile } from './read-file.ts';
 
 export type FileKind = 'entry' | 'topic';
 
@@ -15,18 +15,33 @@ export interface FileJob {
   file: string;
 }
 
+interface FileFacts {
+  /**
+   * True when the file was removed between being listed and being read: it is then treated as
+   * never listed (by a one-shot build and the watch mode alike), not as a problem.
+   */
+  gone: boolean;
+  /** What was read (read-file.ts signatureAt): the watch mode's rescans compare it. */
+  signature: string;
+}
+
 export type ParsedFile =
-  | { kind: 'entry'; parsed: ParsedEntry | null; problems: Problem[] }
-  | { kind: 'topic'; parsed: ParsedTopic | null; problems: Problem[] };
+  | ({ kind: 'entry'; parsed: ParsedEntry | null; problems: Problem[] } & FileFacts)
+  | ({ kind: 'topic'; parsed: ParsedTopic | null; problems: Problem[] } & FileFacts);
 
 /** Parses the text of one file (no I/O). */
-export function parseText(job: FileJob, text: string, defaultModified: string): ParsedFile {
+export function parseText(job: FileJob, text: string, defaultModified: string, signature = ''): ParsedFile {
   const problems: Problem[] = [];
   return job.kind === 'entry'
-    ? { kind: 'entry', parsed: parseEntryFile(text, job.file, defaultModified, problems), problems }
-    : { kind: 'topic', parsed: parseTopicFile(text, job.file, defaultModified, problems), problems };
+    ? { kind: 'entry', parsed: parseEntryFile(text, job.file, defaultModified, problems), problems, gone: false, signature }
+    : { kind: 'topic', parsed: parseTopicFile(text, job.file, defaultModified, problems), problems, gone: false, signature };
 }
 
 export function parseContentFile(contentDir: string, job: FileJob, defaultModified: string): ParsedFile {
-  return parseText(job, readFileSync(join(contentDir, job.file), 'utf8'), defaultModified);
+  const read = readContentFile(contentDir, job.file);
+  if (read.ok) return parseText(job, read.value.text, defaultModified, read.value.signature);
+  const { error } = read;
+  return error.gone
+    ? { kind: job.kind, parsed: null, problems: [], gone: true, signature: '' }
+    : { kind: job.kind, parsed: null, problems: [error.problem], gone: false, signature: error.signature };
 }

@@ -110,7 +110,11 @@ async function runJobs(
   for (const w of threads) w.unref();
   for (const reply of settled) {
     if (reply?.type !== 'done') continue;
-    for (const { from, files } of reply.chunks) files.forEach((f, k) => (results[from + k] = f));
+    for (const { from, files } of reply.chunks) {
+      files.forEach((f, k) => {
+        results[from + k] = f;
+      });
+    }
   }
   // Whatever a failed worker had claimed is parsed here; its errors, if any, surface here too.
   for (let i = 0; i < jobs.length; i++) results[i] ??= parseContentFile(contentDir, jobs[i] as FileJob, defaultModified);

@@ -1,29 +1,43 @@
 // Brings a ContentState up to date after some files changed, re-reading only those files. The
 // watch mode calls this with the paths its file-system events name; anything it cannot place
-// (a directory, a renamed folder) makes it list the files again.
+// (a directory, a renamed folder) makes it list the files again, and so does a full rescan (the
+// watch mode's safety net against missed events): a listing compares what is on disk with what
+// was read, file by file (read-file.ts signatureAt), and re-reads whatever differs.
+//
+// After any sequence of changes, once every path they touched has been passed here (or a full
+// rescan has run), the state is what readContent would read from the same directory.
 
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import fg from 'fast-glob';
 import { SITE_FILE } from './config.ts';
-import { CATEGORIES_FILE, type ContentState, ENTRY_GLOB, type LoadOptions, readCategories, readContent, TOPIC_GLOB } from './load.ts';
-import { type FileKind, parseContentFile } from './parse-file.ts';
+import { ENTRIES_DIR, ENTRY_SUFFIX, listContent, TOPIC_SUFFIX, TOPICS_DIR } from './discover.ts';
+import { CATEGORIES_FILE, type ContentState, type LoadOptions, readCategories, readContent } from './load.ts';
+import { type FileKind, type ParsedFile, parseContentFile } from './parse-file.ts';
+import type { Problem } from './problems.ts';
+import { signatureAt } from './read-file.ts';
 import { lowerBound } from '../core/ranges.ts';
 
 export type ChangeKind = FileKind | 'categories' | 'site' | 'other';
 
 /**
- * What a path (relative to the content directory, `/`-separated) is, by the same rules as the
- * globs: no part may start with a dot (fast-glob's default), entries end in .html, topics .yaml.
+ * What a path (relative to the content directory, `/`-separated) is, by the same rules as
+ * discovery (discover.ts): no part may start with a dot, entries end in .html, topics .yaml.
  */
 export function classify(path: string): ChangeKind {
   if (path === SITE_FILE) return 'site';
   if (path === CATEGORIES_FILE) return 'categories';
   const parts = path.split('/');
   if (parts.some((p) => p.startsWith('.') || p === '')) return 'other';
-  if (parts[0] === 'entries' && parts.length > 1 && path.endsWith('.html')) return 'entry';
-  if (parts[0] === 'topics' && parts.length > 1 && path.endsWith('.yaml')) return 'topic';
+  if (parts[0] === ENTRIES_DIR && parts.length > 1 && path.endsWith(ENTRY_SUFFIX)) return 'entry';
+  if (parts[0] === TOPICS_DIR && parts.length > 1 && path.endsWith(TOPIC_SUFFIX)) return 'topic';
   return 'other';
+}
+
+export interface ContentUpdate {
+  /** The state brought up to date: the same object, unless site.yaml changed (then read anew). */
+  state: ContentState;
+  /** False when nothing read differs from before (nothing to validate or render again). */
+  changed: boolean;
 }
 
 function isDirectory(path: string): boolean {
@@ -34,19 +48,12 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** True when some known content file lies under `dir`. */
+/** True when some known content file, or a problem of discovery, lies at or under `dir`. */
 function holdsContent(state: ContentState, dir: string): boolean {
+  if (dir === '') return true;
   const prefix = `${dir}/`;
   for (const file of state.parsed.keys()) if (file.startsWith(prefix)) return true;
-  return false;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return state.listProblems.some((p) => p.file === dir || p.file.startsWith(prefix));
 }
 
 /** Inserts or removes `file` in a sorted list. */
@@ -57,49 +64,100 @@ function setMember(list: string[], file: string, present: boolean): void {
   else if (!present && there) list.splice(lo, 1);
 }
 
-function refreshFile(state: ContentState, kind: FileKind, file: string): void {
-  const list = kind === 'entry' ? state.entryFiles : state.topicFiles;
-  if (isFile(join(state.contentDir, file))) {
-    state.parsed.set(file, parseContentFile(state.contentDir, { kind, file }, state.config.lastModifiedTime));
-    setMember(list, file, true);
-  } else {
-    state.parsed.delete(file);
-    setMember(list, file, false);
-  }
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** Lists the files again: new ones are parsed, vanished ones dropped, known ones kept as they are. */
-async function rescan(state: ContentState): Promise<void> {
-  const [entryFiles, topicFiles] = await Promise.all([
-    fg(ENTRY_GLOB, { cwd: state.contentDir, onlyFiles: true }),
-    fg(TOPIC_GLOB, { cwd: state.contentDir, onlyFiles: true }),
-  ]);
-  const listed = new Set([...entryFiles, ...topicFiles]);
-  for (const file of state.parsed.keys()) if (!listed.has(file)) state.parsed.delete(file);
-  for (const [kind, files] of [['entry', entryFiles], ['topic', topicFiles]] as const) {
-    for (const file of files) {
-      if (!state.parsed.has(file)) state.parsed.set(file, parseContentFile(state.contentDir, { kind, file }, state.config.lastModifiedTime));
-    }
+function sameProblems(a: readonly Problem[], b: readonly Problem[]): boolean {
+  return a.length === b.length && a.every((p, i) => p.file === b[i]?.file && p.line === b[i]?.line && p.message === b[i]?.message);
+}
+
+/** Records the parse of `file` (or its absence); returns false when it is what was known. */
+function record(state: ContentState, kind: FileKind, file: string, parsed: ParsedFile): boolean {
+  const list = kind === 'entry' ? state.entryFiles : state.topicFiles;
+  const had = state.parsed.has(file);
+  if (parsed.gone) {
+    state.parsed.delete(file);
+    setMember(list, file, false);
+    return had;
   }
-  state.entryFiles = entryFiles.sort();
-  state.topicFiles = topicFiles.sort();
+  state.parsed.set(file, parsed);
+  setMember(list, file, true);
+  return true;
 }
 
 /**
- * Updates `state` for the changed paths and returns the new state (the same object, unless the
- * site configuration changed: then everything is read again, since defaults come from it).
+ * Re-reads one entry or topic file; with `ifChanged`, only when what is on disk is not what was
+ * read (signatures of recently written files never match: see read-file.ts). Returns true when
+ * anything was read again or dropped.
  */
-export async function updateContent(state: ContentState, changed: Iterable<string>, options: LoadOptions = {}): Promise<ContentState> {
-  let needRescan = false;
-  for (const path of new Set(changed)) {
-    const kind = classify(path);
-    if (kind === 'site') return readContent(state.contentDir, options);
-    if (kind === 'categories') state.categories = readCategories(state.contentDir);
-    else if (kind === 'entry' || kind === 'topic') refreshFile(state, kind, path);
-    // A directory created, or one removed or renamed that held content: list everything again.
-    // (Anything else, such as an editor's temporary file, is not content.)
-    else if (isDirectory(join(state.contentDir, path)) || holdsContent(state, path)) needRescan = true;
+function refreshFile(state: ContentState, kind: FileKind, file: string, ifChanged: boolean): boolean {
+  if (ifChanged) {
+    const known = state.parsed.get(file);
+    const now = signatureAt(join(state.contentDir, file));
+    if (known === undefined ? now === null : known.signature === now) return false;
   }
-  if (needRescan) await rescan(state);
-  return state;
+  return record(state, kind, file, parseContentFile(state.contentDir, { kind, file }, state.config.lastModifiedTime));
+}
+
+/**
+ * Lists the files again: new ones are read, vanished ones dropped, and known ones read again when
+ * what is on disk is not what was read. Returns true when anything differs from before.
+ */
+function rescan(state: ContentState): boolean {
+  const listing = listContent(state.contentDir);
+  let changed = !sameProblems(listing.problems, state.listProblems);
+  state.listProblems = listing.problems;
+  const listed = new Set([...listing.entryFiles, ...listing.topicFiles]);
+  for (const file of [...state.parsed.keys()]) {
+    if (!listed.has(file)) {
+      state.parsed.delete(file);
+      changed = true;
+    }
+  }
+  for (const [kind, files] of [['entry', listing.entryFiles], ['topic', listing.topicFiles]] as const) {
+    for (const file of files) if (refreshFile(state, kind, file, true)) changed = true;
+  }
+  // Listed in order; those that vanished while being read are not.
+  const entryFiles = listing.entryFiles.filter((f) => state.parsed.has(f));
+  const topicFiles = listing.topicFiles.filter((f) => state.parsed.has(f));
+  if (!samePaths(entryFiles, state.entryFiles) || !samePaths(topicFiles, state.topicFiles)) changed = true;
+  state.entryFiles = entryFiles;
+  state.topicFiles = topicFiles;
+  return changed;
+}
+
+/**
+ * Updates `state` for the changed paths (relative to the content directory); with `full`, also
+ * lists and compares everything (site.yaml and categories.yaml included), whatever the paths.
+ * Never throws for the content: every problem ends up in the state, for validate().
+ */
+export async function updateContent(
+  state: ContentState,
+  changedPaths: Iterable<string>,
+  options: LoadOptions = {},
+  full = false,
+): Promise<ContentUpdate> {
+  const paths = new Set(changedPaths);
+  const { contentDir } = state;
+  // Defaults of every file come from site.yaml: when it changed, everything is read again.
+  // An event always reads again; a rescan when the file differs from what was read.
+  if (paths.has(SITE_FILE) || (full && signatureAt(join(contentDir, SITE_FILE)) !== state.siteSignature)) {
+    return { state: await readContent(contentDir, options), changed: true };
+  }
+  let changed = false;
+  let needRescan = full;
+  if (paths.has(CATEGORIES_FILE) || (full && signatureAt(join(contentDir, CATEGORIES_FILE)) !== state.categories.signature)) {
+    state.categories = readCategories(contentDir);
+    changed = true;
+  }
+  for (const path of paths) {
+    const kind = classify(path);
+    if (kind === 'entry' || kind === 'topic') changed = refreshFile(state, kind, path, false) || changed;
+    // A directory created, or one removed or renamed that held content (or a problem): list
+    // everything again. Anything else, such as an editor's temporary file, is not content.
+    if (kind !== 'site' && kind !== 'categories' && (isDirectory(join(contentDir, path)) || holdsContent(state, path))) needRescan = true;
+  }
+  if (needRescan) changed = rescan(state) || changed;
+  return { state, changed };
 }

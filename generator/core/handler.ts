@@ -61,7 +61,7 @@ const decoder = new TextDecoder();
 export async function handle(request: ApiRequest, site: SiteIndex, readFile: ReadFile): Promise<ApiResponse> {
   const query = listQuery(new URLSearchParams(request.query));
   const a: Answer = answer(request.method, request.path, query, site);
-  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body));
+  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site.apiOrigin);
   const bytes = await readFile(a.file);
   if (bytes === null) {
     return errorResponse(request, {
@@ -69,7 +69,7 @@ export async function handle(request: ApiRequest, site: SiteIndex, readFile: Rea
       detail: `The built site is incomplete: it lacks ${a.file}, which its index lists. Build and publish it again.`,
     });
   }
-  return represent(request, query, 200, bytes);
+  return represent(request, query, 200, bytes, site.apiOrigin);
 }
 
 /** The contract's error answer for a request, without a site (e.g. no index could be loaded). */
@@ -77,7 +77,7 @@ export function errorResponse(request: ApiRequest, error: ApiError): ApiResponse
   return represent(request, listQuery(new URLSearchParams(request.query)), error.status, encoder.encode(errorBody(error)));
 }
 
-function represent(request: ApiRequest, query: ListQuery, status: number, json: Uint8Array): ApiResponse {
+function represent(request: ApiRequest, query: ListQuery, status: number, json: Uint8Array, apiOrigin?: string): ApiResponse {
   const method = request.method;
   const headers: Record<string, string> = {
     'Content-Type': JSON_TYPE,
@@ -98,6 +98,7 @@ function represent(request: ApiRequest, query: ListQuery, status: number, json: 
       jsonHeaders: { ...headers, 'Content-Type': JSON_TYPE, ...(status < 300 ? { ETag: etagOf(json) } : {}) },
       path: request.path,
       query,
+      apiOrigin,
     });
     body = encoder.encode(html);
   }

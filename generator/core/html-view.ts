@@ -1,10 +1,13 @@
-// The browsable page of an answer, for clients that prefer text/html (a person in a browser): the
-// same answer, with the same status, its JSON shown exactly as a JSON client gets it with every
-// URL a link, where the page stands in its list (with the next and previous pages), the status
-// and headers of the JSON answer, and a form to try a date range. One self-contained document:
-// no script, no asset from anywhere.
+// The browsable page of an answer, for clients that prefer text/html (a person in a browser), in
+// the manner of Django REST Framework's browsable API: the same answer with the same status, its
+// JSON shown exactly as a JSON client gets it with every URL a link (API URLs as paths on the
+// page's own origin, so that a person exploring a mirror stays on it), where a list page stands
+// (page 3 of 69, the filters in force) with links to the pages around it, the status and headers
+// of the JSON answer, and a form to try a date range. One self-contained document: inline CSS, no
+// script, nothing from any other origin; it works offline and without JavaScript. Runtime-free.
 
-import type { ListQuery } from './lists.ts';
+import { entryFilters, type ListQuery } from './lists.ts';
+import { type LinkFilters, pageURL } from './pagination.ts';
 
 export interface HtmlViewInput {
   status: number;
@@ -12,34 +15,56 @@ export interface HtmlViewInput {
   json: string;
   /** The headers of the JSON answer. */
   jsonHeaders: Readonly<Record<string, string>>;
-  /** The request's path and query. */
+  /** The request's path, as sent. */
   path: string;
   query: ListQuery;
+  /** `{base}` of the API URLs in the body; those link to the same path on the page's origin. */
+  apiOrigin?: string | undefined;
 }
 
-const REASONS: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 503: 'Service Unavailable' };
+const REASONS: Readonly<Record<number, string>> = {
+  200: 'OK', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout',
+  431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable',
+};
 
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;');
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Escaped for an attribute value (always double-quoted here). */
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+/** Escaped for text: quotes may stay (the JSON's many quotes would triple its size otherwise). */
+const escText = (s: string) => s.replace(/[&<>]/g, (c) => ESCAPES[c] as string);
 
-/** A link target on the page's own origin for an absolute API URL; other URLs stay as they are. */
-function href(url: string): string {
-  const m = /^https?:\/\/[^/]+(\/api\/.*)$/.exec(url);
-  return m ? (m[1] as string) : url;
+/** A URL the page links to: one on the API's origin becomes its path on the page's own origin. */
+function linkTarget(url: string, apiOrigin: string | undefined): string {
+  if (apiOrigin === undefined) return url;
+  if (url === apiOrigin) return '/';
+  return url.startsWith(`${apiOrigin}/`) ? url.slice(apiOrigin.length) : url;
 }
 
-const URL_STRING = /"(https?:\/\/[^"\\\s]*)"/g;
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+const WHOLE_URL = /^https?:\/\/[^\s"<>\\]+$/;
 
-/** The JSON text, escaped, with each URL string a link. */
-function linkedJson(json: string): string {
+/**
+ * The JSON text, escaped for HTML, each string value that is a whole URL made a link. Only the
+ * markup is added: the text a reader sees (and copies) is the JSON, character for character.
+ */
+export function linkedJson(json: string, apiOrigin?: string): string {
   let out = '';
   let last = 0;
-  for (const m of json.matchAll(URL_STRING)) {
-    const url = m[1] as string;
-    out += escapeText(json.slice(last, m.index)) + `"<a href="${escapeAttr(href(url))}">${escapeText(url)}</a>"`;
-    last = (m.index ?? 0) + m[0].length;
+  for (const m of json.matchAll(JSON_STRING)) {
+    const token = m[0];
+    if (!token.startsWith('"http')) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(token);
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'string' || !WHOLE_URL.test(value)) continue;
+    const at = m.index ?? 0;
+    out += `${escText(json.slice(last, at))}"<a href="${esc(linkTarget(value, apiOrigin))}">${escText(token.slice(1, -1))}</a>"`;
+    last = at + token.length;
   }
-  return out + escapeText(json.slice(last));
+  return out + escText(json.slice(last));
 }
 
 interface Envelope {
@@ -47,12 +72,16 @@ interface Envelope {
   totalPages: number;
   nextPageURL: string | null;
   previousPageURL: string | null;
+  results: unknown[];
 }
 
 function asEnvelope(data: unknown): Envelope | null {
   if (typeof data !== 'object' || data === null) return null;
   const d = data as Record<string, unknown>;
-  return typeof d.totalResults === 'number' && typeof d.totalPages === 'number' && Array.isArray(d.results) ? (d as unknown as Envelope) : null;
+  const isLink = (v: unknown) => v === null || typeof v === 'string';
+  return typeof d.totalResults === 'number' && typeof d.totalPages === 'number' && Array.isArray(d.results) && isLink(d.nextPageURL) && isLink(d.previousPageURL)
+    ? (d as unknown as Envelope)
+    : null;
 }
 
 function parse(json: string): unknown {
@@ -63,6 +92,44 @@ function parse(json: string): unknown {
   }
 }
 
+/** 3413 → "3,413", the same on every runtime (no dependence on the ICU data a runtime has). */
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+const SINGULAR: Readonly<Record<string, string>> = { entries: 'Entry', categories: 'Category', topics: 'Topic' };
+
+/** The API-relative parts of the path: [] for the root, [collection] or [collection, key]. */
+function apiParts(path: string): string[] | null {
+  const m = /^\/api\/v1(?:\.json|\/?)$/.exec(path);
+  if (m !== null) return [];
+  if (!path.startsWith('/api/v1/')) return null;
+  return path.slice('/api/v1/'.length).replace(/\.json$/, '').split('/');
+}
+
+function heading(parts: string[] | null, data: unknown, status: number): string {
+  if (status >= 400) return `${status} ${REASONS[status] ?? 'Error'}`;
+  if (parts === null) return 'Pepys diary API';
+  const [collection = '', key] = parts;
+  if (parts.length === 0) return 'Pepys diary API';
+  if (collection === 'schema') return 'OpenAPI document';
+  const name = collection.charAt(0).toUpperCase() + collection.slice(1);
+  if (key === undefined) return name;
+  const title = typeof data === 'object' && data !== null && 'title' in data ? String((data as { title: unknown }).title) : key;
+  return `${SINGULAR[collection] ?? name}: ${title}`;
+}
+
+const SECTIONS: ReadonlyArray<[string, string]> = [
+  ['API', '/api/v1'], ['Entries', '/api/v1/entries'], ['Categories', '/api/v1/categories'], ['Topics', '/api/v1/topics'], ['Schema', '/api/v1/schema'],
+];
+
+function sectionNav(parts: string[] | null): string {
+  const current = parts === null ? null : parts.length === 0 ? '/api/v1' : `/api/v1/${parts[0] as string}`;
+  const items = SECTIONS.map(([label, target]) =>
+    `<li><a href="${target}"${target === current ? ' aria-current="page"' : ''}>${label}</a></li>`);
+  return `<nav aria-label="API sections"><ul class="bar">${items.join('')}</ul></nav>`;
+}
+
 /** The page number a list request is on (its `page`, `last`, or 1). */
 function currentPage(query: ListQuery, totalPages: number): number {
   if (query.page === undefined || query.page === '') return 1;
@@ -70,84 +137,103 @@ function currentPage(query: ListQuery, totalPages: number): number {
   return Number(query.page);
 }
 
-function heading(path: string, data: unknown, status: number): string {
-  if (status >= 400 && typeof data === 'object' && data !== null && 'detail' in data) return `Error ${status}`;
-  const parts = path.replace(/\.json$/, '').split('/').filter((p) => p !== '').slice(2);
-  if (parts.length === 0) return 'Pepys diary API';
-  const [collection = '', key] = parts;
-  const name = collection.charAt(0).toUpperCase() + collection.slice(1);
-  if (key === undefined) return name;
-  const title = typeof data === 'object' && data !== null && 'title' in data ? String((data as { title: unknown }).title) : key;
-  return `${name}: ${title}`;
-}
-
-function breadcrumbs(path: string): string {
-  const parts = path.replace(/\.json$/, '').split('/').filter((p) => p !== '');
-  const items: string[] = [];
-  for (let i = 1; i < parts.length; i++) {
-    const target = `/${parts.slice(0, i + 1).join('/')}`;
-    const label = i === 1 ? 'API' : (parts[i] as string);
-    items.push(i === parts.length - 1 ? `<li aria-current="page">${escapeText(label)}</li>` : `<li><a href="${escapeAttr(target)}">${escapeText(label)}</a></li>`);
-  }
-  return `<nav aria-label="Breadcrumb"><ol class="crumbs">${items.join('')}</ol></nav>`;
-}
-
-function position(envelope: Envelope, query: ListQuery): string {
+function position(envelope: Envelope, path: string, collection: string, query: ListQuery, apiOrigin: string | undefined): string {
   const page = currentPage(query, envelope.totalPages);
-  const filters = [query.start ? `from ${query.start}` : '', query.end ? `to ${query.end}` : ''].filter((f) => f !== '').join(' ');
-  const results = `${envelope.totalResults.toLocaleString('en-GB')} result${envelope.totalResults === 1 ? '' : 's'}`;
-  const links = [
-    envelope.previousPageURL === null ? '' : `<a rel="prev" href="${escapeAttr(href(envelope.previousPageURL))}">← Previous page</a>`,
-    envelope.nextPageURL === null ? '' : `<a rel="next" href="${escapeAttr(href(envelope.nextPageURL))}">Next page →</a>`,
-  ].filter((l) => l !== '');
+  const shown = envelope.results.length;
+  const filters: LinkFilters = collection === 'entries' ? ((v) => (v.ok ? v.value : {}))(entryFilters(query)) : {};
+  const inForce = [filters.start === undefined ? '' : `from ${filters.start}`, filters.end === undefined ? '' : `to ${filters.end}`]
+    .filter((f) => f !== '')
+    .join(' ');
+  let range = `no ${collection}`;
+  if (shown > 0) {
+    const first = page < envelope.totalPages ? (page - 1) * shown + 1 : envelope.totalResults - shown + 1;
+    range = `${collection} ${thousands(first)}–${thousands(first + shown - 1)} of ${thousands(envelope.totalResults)}`;
+  }
+  const listPath = path.replace(/\.json$/, '');
+  const link = (rel: string, label: string, target: string | null) =>
+    target === null ? `<li><span class="off">${label}</span></li>` : `<li><a rel="${rel}" href="${esc(target)}">${label}</a></li>`;
+  const previous = envelope.previousPageURL === null ? null : linkTarget(envelope.previousPageURL, apiOrigin);
+  const next = envelope.nextPageURL === null ? null : linkTarget(envelope.nextPageURL, apiOrigin);
   return (
-    `<p class="position">Page ${page} of ${envelope.totalPages} · ${results}${filters === '' ? '' : ` · entries ${escapeText(filters)}`}</p>` +
-    (links.length === 0 ? '' : `<nav aria-label="Pages" class="pages">${links.join(' ')}</nav>`)
+    `<p class="position"><strong>Page ${thousands(page)} of ${thousands(envelope.totalPages)}</strong> · ${range}` +
+    `${inForce === '' ? '' : ` · dates ${escText(inForce)}`}</p>` +
+    `<nav aria-label="Pages"><ul class="bar">` +
+    link('first', 'First page', page > 1 ? pageURL(listPath, filters, 1) : null) +
+    link('prev', '← Previous page', previous) +
+    link('next', 'Next page →', next) +
+    link('last', 'Last page', page < envelope.totalPages ? pageURL(listPath, filters, envelope.totalPages) : null) +
+    '</ul></nav>'
   );
 }
 
 function rangeForm(query: ListQuery): string {
-  const value = (v: string | undefined) => (v === undefined ? '' : ` value="${escapeAttr(v)}"`);
+  const field = (name: 'start' | 'end', label: string) => {
+    const v = query[name];
+    return (
+      `<p><label for="${name}">${label}</label><br>` +
+      `<input id="${name}" name="${name}" type="text" size="12" autocomplete="off" spellcheck="false" aria-describedby="date-hint"` +
+      `${v === undefined || v === '' ? '' : ` value="${esc(v)}"`}></p>`
+    );
+  };
   return (
-    '<form class="range" method="get" action="/api/v1/entries" aria-labelledby="range-title">' +
-    '<h2 id="range-title">Entries between two dates</h2>' +
-    `<p><label for="start">Start</label> <input id="start" name="start" type="date"${value(query.start)}></p>` +
-    `<p><label for="end">End</label> <input id="end" name="end" type="date"${value(query.end)}></p>` +
-    '<p><button type="submit">Show entries</button></p></form>'
+    '<section aria-labelledby="range-title" class="range"><h2 id="range-title">Entries between two dates</h2>' +
+    '<form method="get" action="/api/v1/entries">' +
+    '<p id="date-hint">Write dates as YYYY-MM-DD (the diary runs from 1660-01-01 to 1669-05-31); leave one empty for an open range.</p>' +
+    `<div class="fields">${field('start', 'From (start)')}${field('end', 'To (end)')}<p><button type="submit">Show entries</button></p></div>` +
+    '</form></section>'
   );
 }
 
+// Colours meet WCAG AA contrast on their backgrounds (the lowest, #595959 on #f5f5f5, is 6.4:1).
 const STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}' +
-  'header,main,footer{max-width:60rem;margin:0 auto;padding:0 1rem}' +
-  'a{color:#0b4f9c}a:focus,button:focus,input:focus{outline:3px solid #b35c00;outline-offset:2px}' +
-  '.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.25rem}' +
-  '.crumbs{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}.crumbs li+li::before{content:"/";margin-right:.5rem;color:#555}' +
-  'pre{background:#f4f4f4;border:1px solid #ccc;padding:.75rem;overflow:auto;white-space:pre-wrap;word-break:break-word}' +
-  '.pages a{margin-right:1rem}.range{border-top:1px solid #ccc;margin-top:1.5rem}' +
-  'input,button{font:inherit;padding:.2rem .4rem}button{background:#0b4f9c;color:#fff;border:0;border-radius:3px;padding:.3rem .8rem}';
+  'body{font:1rem/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}' +
+  'header,main,footer{max-width:64rem;margin:0 auto;padding:0 1rem}' +
+  'a{color:#0b4f9c}a:focus-visible,button:focus-visible,input:focus-visible,main:focus-visible{outline:3px solid #b35c00;outline-offset:2px}' +
+  '.skip{position:absolute;left:-999rem}.skip:focus{left:1rem;top:.5rem;background:#fff;padding:.25rem .5rem;z-index:1}' +
+  '.bar{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1.25rem}[aria-current]{font-weight:bold}' +
+  '.off{color:#595959}.detail{font-weight:bold}' +
+  'pre{background:#f5f5f5;border:1px solid #bbb;padding:.75rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.9rem}' +
+  '.range{border:1px solid #bbb;border-radius:3px;padding:0 1rem;margin:1rem 0}.range h2{font-size:1.1rem}' +
+  '.fields{display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:flex-end}.fields p{margin:0 0 1rem}' +
+  'input,button{font:inherit;padding:.2rem .4rem}input{border:1px solid #595959}' +
+  'button{background:#0b4f9c;color:#fff;border:0;border-radius:3px;padding:.3rem .8rem;cursor:pointer}' +
+  'footer{border-top:1px solid #bbb;margin-top:2rem;color:#333}';
 
 /** The browsable HTML page of a JSON answer. */
 export function renderHtmlView(input: HtmlViewInput): string {
+  const { status, path, query, apiOrigin } = input;
   const data = parse(input.json);
-  const envelope = asEnvelope(data);
-  const title = heading(input.path, data, input.status);
-  const statusLine = `HTTP ${input.status} ${REASONS[input.status] ?? ''}`.trimEnd();
+  const parts = apiParts(path);
+  const collection = parts?.[0];
+  const envelope = status === 200 && parts?.length === 1 ? asEnvelope(data) : null;
+  const title = heading(parts, data, status);
+  const detail =
+    status >= 400 && typeof data === 'object' && data !== null && typeof (data as { detail?: unknown }).detail === 'string'
+      ? `<p class="detail">${escText((data as { detail: string }).detail)}</p>`
+      : '';
+  const statusLine = `HTTP ${status} ${REASONS[status] ?? ''}`.trimEnd();
   const headerLines = Object.entries(input.jsonHeaders).map(([k, v]) => `${k}: ${v}`).join('\n');
-  const isEntries = /^\/api\/v1\/entries(?:\.json)?$/.test(input.path) || /^\/api\/v1\/?$/.test(input.path);
+  const showsForm = parts !== null && (parts.length === 0 || (parts.length === 1 && collection === 'entries'));
+  const jsonPath = status === 200 && parts !== null ? (parts.length === 0 ? '/api/v1.json' : `${path.replace(/\.json$/, '')}.json`) : null;
+  // The same answer as JSON, for a browser: the `.json` spelling with the recognised parameters.
+  const queryString = (['end', 'page', 'start'] as const)
+    .filter((name) => query[name] !== undefined && query[name] !== '')
+    .map((name) => `${name}=${encodeURIComponent(query[name] as string)}`)
+    .join('&');
+  const jsonLink = jsonPath === null ? '' : `${jsonPath}${queryString === '' ? '' : `?${queryString}`}`;
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escapeText(title)} · ${input.status}</title><style>${STYLE}</style></head><body>` +
+    `<title>${escText(title)} · Pepys diary API</title><style>${STYLE}</style></head><body>` +
     '<a class="skip" href="#main">Skip to the answer</a>' +
-    `<header>${breadcrumbs(input.path)}</header>` +
-    `<main id="main" tabindex="-1"><h1>${escapeText(title)}</h1>` +
-    (envelope === null ? '' : position(envelope, input.query)) +
-    `<section aria-labelledby="answer-title"><h2 id="answer-title">Answer</h2>` +
-    `<pre class="headers" aria-label="Status and headers">${escapeText(`${statusLine}\n${headerLines}`)}</pre>` +
-    `<pre class="json" aria-label="JSON body"><code>${linkedJson(input.json)}</code></pre></section>` +
-    (isEntries ? rangeForm(input.query) : '') +
-    '</main><footer><p>JSON is the default for every client; add <code>.json</code> to a path, or ask for ' +
-    '<code>Accept: application/json</code>, to get it in a browser.</p></footer></body></html>\n'
+    `<header>${sectionNav(parts)}</header>` +
+    `<main id="main" tabindex="-1"><h1>${escText(title)}</h1>${detail}` +
+    (envelope === null || collection === undefined ? '' : position(envelope, path, collection, query, apiOrigin)) +
+    (showsForm ? rangeForm(query) : '') +
+    `<section aria-labelledby="head-title"><h2 id="head-title">Status and headers</h2><pre>${escText(`${statusLine}\n${headerLines}`)}</pre></section>` +
+    `<section aria-labelledby="body-title"><h2 id="body-title">Body</h2><pre><code>${linkedJson(input.json, apiOrigin)}</code></pre></section>` +
+    '</main><footer><p>This page is for people. Every other client gets the JSON above' +
+    (jsonLink === '' ? '' : `, and so does a browser at <a href="${esc(jsonLink)}">the <code>.json</code> address</a>`) +
+    '. The API is described by its <a href="/api/v1/schema">OpenAPI document</a>.</p></footer></body></html>\n'
   );
 }

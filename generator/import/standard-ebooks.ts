@@ -11,7 +11,8 @@ import { cleanNodes, type CleanHooks } from './clean.ts';
 import { entryLinkRewriter, newLinkLog } from './links.ts';
 import { type Footnote, renderEntryFile } from './render.ts';
 import type { ImportReport } from './report.ts';
-import { ensureSiteFiles, readSiteOrigin, replaceEntries } from './write.ts';
+import { checkContentTarget, ensureSiteFiles, readSiteOrigin, replaceEntries } from './write.ts';
+import { orRefuse } from '../output/guard.ts';
 
 export interface ImportResult {
   /** Entry files by path relative to `entries/`, e.g. `1660/1660-01-01.html`, ascending. */
@@ -104,10 +105,15 @@ export function convertStandardEbooks(editionDir: string, siteOrigin: string): I
   return { files, report };
 }
 
-/** Import the edition into the content directory `outDir` (its `entries/` is replaced). */
-export function importStandardEbooks(editionDir: string, outDir: string): ImportReport {
-  const { files, report } = convertStandardEbooks(editionDir, readSiteOrigin(outDir));
-  replaceEntries(outDir, files);
-  report.siteFilesCreated = ensureSiteFiles(outDir);
+/**
+ * Import the edition into the content directory `contentDir` (its `entries/` is replaced).
+ * Throws RefusedError, touching nothing, when `contentDir` is not a place to write entries
+ * (write.ts), and EditionError naming the file when a file of the edition cannot be read whole.
+ */
+export function importStandardEbooks(editionDir: string, contentDir: string): ImportReport {
+  orRefuse(checkContentTarget(contentDir, editionDir, contentDir));
+  const { files, report } = convertStandardEbooks(editionDir, readSiteOrigin(contentDir));
+  replaceEntries(contentDir, files);
+  report.siteFilesCreated = ensureSiteFiles(contentDir);
   return report;
 }

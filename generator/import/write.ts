@@ -1,62 +1,153 @@
 // Writing an import into a content directory. The import owns `entries/` and nothing else: it
 // replaces that directory whole (so entries of an earlier import cannot linger) and only creates
 // `site.yaml` and `categories.yaml` when they are missing, so that the directory builds.
+//
+// Since it replaces `entries/` whole, it first makes sure the directory is a content directory
+// (or new, or empty): never the edition itself, a build's output, `/`, the working directory, a
+// home directory, or a directory holding other things; and that its `entries/`, if any, is one an
+// import wrote (it holds the marker `.pepys-import`) or empty, never entries written by hand. A killed import leaves
+// `.entries-import-<pid>` (the new entries, being written) or `.entries-old-<pid>` (the previous
+// ones, being removed); the next import sweeps those whose process is gone, putting the previous
+// entries back if the process died between its two renames.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { DEFAULT_CONFIG, loadSiteConfig } from '../content/config.ts';
+import { fail, ok, type Result } from '../core/result.ts';
+import { checkApart, checkNotPrecious, CONTENT_NAMES, hasMarker, MARKER_FILE } from '../output/guard.ts';
+import { isAlive } from '../output/trash.ts';
 
-export const DEFAULT_SITE_ORIGIN = 'https://www.pepysdiary.com';
+/** The site.yaml an import creates when there is none: the generator's own defaults. */
+export const DEFAULT_SITE_YAML = Object.entries(DEFAULT_CONFIG).map(([key, value]) => `${key}: ${String(value)}`).join('\n') + '\n';
 
-export const DEFAULT_SITE_YAML = `apiOrigin: https://pepys.example.org
-siteOrigin: ${DEFAULT_SITE_ORIGIN}
-pageSize: 50
-titleConvention: seed
-lastModifiedTime: 2026-01-01T00:00:00Z
-`;
-
-/** The siteOrigin of an existing `site.yaml` in `outDir`, else the default one. */
-export function readSiteOrigin(outDir: string): string {
-  const file = path.join(outDir, 'site.yaml');
-  if (!existsSync(file)) return DEFAULT_SITE_ORIGIN;
-  const site: unknown = parseYaml(readFileSync(file, 'utf8'));
-  const origin = site !== null && typeof site === 'object' ? (site as Record<string, unknown>).siteOrigin : undefined;
-  return typeof origin === 'string' && origin !== '' ? origin.replace(/\/+$/, '') : DEFAULT_SITE_ORIGIN;
+/** The siteOrigin of the content directory's `site.yaml` (validated as a build does), else the default. */
+export function readSiteOrigin(contentDir: string): string {
+  return loadSiteConfig(contentDir, {}, {}).siteOrigin;
 }
 
 /**
- * Write `files` (paths relative to `entries/`) as the new `outDir/entries/`. They are written to a
- * sibling directory first and swapped in, so a failed import leaves the previous entries intact.
+ * Whether the import may write into `contentDir`: it does not exist, or it is an empty directory
+ * or a content directory (it holds entries/, topics/, site.yaml or categories.yaml), and it is
+ * apart from the edition and from every place a build also refuses.
  */
-export function replaceEntries(outDir: string, files: ReadonlyMap<string, string>): void {
-  mkdirSync(outDir, { recursive: true });
-  const target = path.join(outDir, 'entries');
-  const staging = path.join(outDir, `.entries-import-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging);
-  const made = new Set<string>();
-  for (const [relative, text] of files) {
-    const file = path.join(staging, relative);
-    const dir = path.dirname(file);
-    if (!made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
-    writeFileSync(file, text);
+export function checkContentTarget(contentDir: string, editionDir: string, label = `--out ${contentDir}`): Result<void, string> {
+  const precious = checkNotPrecious(contentDir, label);
+  if (!precious.ok) return precious;
+  const apart = checkApart(contentDir, label, editionDir, 'the edition');
+  if (!apart.ok) return apart;
+  let s;
+  try {
+    s = statSync(contentDir);
+  } catch {
+    return ok(undefined);
   }
-  rmSync(target, { recursive: true, force: true });
-  renameSync(staging, target);
+  if (!s.isDirectory()) return fail(`${label} is not a directory`);
+  if (hasMarker(contentDir)) return fail(`${label} is a build's output (it has ${MARKER_FILE}), not a content directory`);
+  const entries = path.join(contentDir, 'entries');
+  if (existsSync(entries) && !statSync(entries).isDirectory()) return fail(`${label}: ${entries} is not a directory`);
+  if (existsSync(entries) && !isImported(entries)) {
+    return fail(
+      `${label}: ${entries} holds entries this importer did not write (no ${IMPORT_MARKER} in it), and an import replaces entries/ whole; ` +
+        'import into another directory, or move those entries away yourself',
+    );
+  }
+  if (CONTENT_NAMES.some((name) => existsSync(path.join(contentDir, name)))) return ok(undefined);
+  if (readdirSync(contentDir).length > 0) {
+    return fail(
+      `${label} is not a content directory (it is not empty and has no ${CONTENT_NAMES.join(', ')}); ` +
+        'the import replaces entries/ in a content directory: give a new or empty directory, or a content directory',
+    );
+  }
+  return ok(undefined);
+}
+
+/** The file an import writes into every entries/ it makes: it may replace that one, no other. */
+export const IMPORT_MARKER = '.pepys-import';
+const IMPORT_MARKER_TEXT =
+  'These entries were written by npm run import (pepys-static-api); the next import replaces this directory whole.\n' +
+  'Entries written by hand belong in another content directory.\n';
+
+/** Whether an entries/ directory was written by an import, or is empty. */
+function isImported(entries: string): boolean {
+  return existsSync(path.join(entries, IMPORT_MARKER)) || readdirSync(entries).length === 0;
+}
+
+const LEFTOVER = /^\.entries-(import|old)-(\d+)$/;
+
+/** Puts back or removes what imports that are no longer running left in `contentDir`. */
+export function sweepImportLeftovers(contentDir: string): void {
+  const entries = path.join(contentDir, 'entries');
+  const dead = readdirSync(contentDir)
+    .map((name) => ({ name, m: LEFTOVER.exec(name) }))
+    .filter((x): x is { name: string; m: RegExpExecArray } => x.m !== null && !isAlive(Number(x.m[2])));
+  if (!existsSync(entries)) {
+    const old = dead.find((x) => x.m[1] === 'old');
+    if (old !== undefined) {
+      renameSync(path.join(contentDir, old.name), entries);
+      dead.splice(dead.indexOf(old), 1);
+    }
+  }
+  for (const { name } of dead) rmSync(path.join(contentDir, name), { recursive: true, force: true });
+}
+
+/**
+ * Write `files` (paths relative to `entries/`) as the new `contentDir/entries/`. They are written
+ * to a sibling directory first and swapped in, so a failed import leaves the previous entries
+ * intact.
+ */
+export function replaceEntries(contentDir: string, files: ReadonlyMap<string, string>): void {
+  mkdirSync(contentDir, { recursive: true });
+  sweepImportLeftovers(contentDir);
+  const target = path.join(contentDir, 'entries');
+  const staging = path.join(contentDir, `.entries-import-${process.pid}`);
+  const old = path.join(contentDir, `.entries-old-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    mkdirSync(staging);
+    writeFileSync(path.join(staging, IMPORT_MARKER), IMPORT_MARKER_TEXT);
+    const made = new Set<string>();
+    for (const [relative, text] of files) {
+      const file = path.join(staging, relative);
+      const dir = path.dirname(file);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      writeFileSync(file, text);
+    }
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+  let hadOld = true;
+  try {
+    renameSync(target, old);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      rmSync(staging, { recursive: true, force: true });
+      throw err;
+    }
+    hadOld = false;
+  }
+  try {
+    renameSync(staging, target);
+  } catch (err) {
+    if (hadOld) renameSync(old, target);
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+  if (hadOld) rmSync(old, { recursive: true, force: true });
 }
 
 /** Create the configuration files a content directory needs, when absent. Returns those written. */
-export function ensureSiteFiles(outDir: string): string[] {
+export function ensureSiteFiles(contentDir: string): string[] {
   const written: string[] = [];
   const defaults: [string, string][] = [
     ['site.yaml', DEFAULT_SITE_YAML],
     ['categories.yaml', '[]\n'],
   ];
   for (const [name, text] of defaults) {
-    const file = path.join(outDir, name);
+    const file = path.join(contentDir, name);
     if (!existsSync(file)) {
       writeFileSync(file, text);
       written.push(name);
@@ -64,3 +155,4 @@ export function ensureSiteFiles(outDir: string): string[] {
   }
   return written;
 }
+

@@ -12,6 +12,7 @@
 
 import { lstatSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { checkOwnOutput, orRefuse } from './guard.ts';
 import { discard } from './trash.ts';
 
 export type Slot = 'a' | 'b';
@@ -42,7 +43,8 @@ export function otherSlot(slot: Slot | null): Slot {
 
 /**
  * Points the output at `slot` with one rename of a fresh symlink over the old one. An output that
- * is still a plain directory is first moved aside (the one moment the path does not exist).
+ * is still a plain directory is first moved aside (the one moment the path does not exist); one
+ * that the writer did not make is refused (RefusedError), and nothing is changed.
  */
 export function pointAt(outDir: string, slot: Slot): void {
   const link = join(dirname(outDir), `.${basename(outDir)}-link-${process.pid}`);
@@ -56,6 +58,23 @@ export function pointAt(outDir: string, slot: Slot): void {
   } catch {
     // No output yet.
   }
-  if (isDir) void discard(outDir, outDir);
-  renameSync(link, outDir);
+  if (!isDir) {
+    renameSync(link, outDir);
+    return;
+  }
+  // Moved aside whole: only a tree the writer made (or an empty directory) may be. Aside under
+  // the name a killed build's sweep puts back (trash.ts), until the link has replaced it.
+  const own = checkOwnOutput(outDir);
+  if (!own.ok) rmSync(link, { force: true });
+  orRefuse(own);
+  const prev = join(dirname(outDir), `.${basename(outDir)}-prev-${process.pid}`);
+  rmSync(prev, { recursive: true, force: true });
+  renameSync(outDir, prev);
+  try {
+    renameSync(link, outDir);
+  } catch (err) {
+    renameSync(prev, outDir);
+    throw err;
+  }
+  void discard(prev, outDir);
 }

@@ -2,13 +2,21 @@
 // writing them on some file systems (and on the benchmark machine, creating files right after
 // deleting thousands is slow for a while), so a build renames the old tree to a trash name beside
 // the output, which is instant, and leaves the deletion to a detached process that outlives it.
-// Leftovers of an interrupted deletion are swept by the next build.
+//
+// Every name a build (or the watch mode) puts beside the output ends in the pid of the process
+// that made it: `.public-next-<pid>`, `-prev-<pid>`, `-link-<pid>`, `-gen-a-<pid>`,
+// `-trash-<pid>-…`. A build killed with SIGKILL leaves them behind; the next build sweeps those
+// whose process is gone, and never those of a process that is still running (it may be a build
+// at work). One of them is worth more than the others: a build killed between its two renames
+// (writer.ts) leaves no output at all and the previous tree whole in `-prev-<pid>`, which the
+// sweep puts back first.
 
 import { spawn } from 'node:child_process';
-import { readdirSync, renameSync } from 'node:fs';
+import { lstatSync, readdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
+const removing = new Set<string>();
 
 function trashPrefix(outDir: string): string {
   return `.${basename(outDir)}-trash-`;
@@ -20,7 +28,9 @@ function removeInBackground(path: string): Promise<void> {
     const [command, args] =
       process.platform === 'win32'
         ? [process.execPath, ['-e', 'require("fs").rmSync(process.argv[1], { recursive: true, force: true })', path]]
-        : ['rm', ['-rf', path]];
+        // A tree someone made read-only (chmod a-w) cannot be emptied as it is: it is ours (a
+        // build made it) and going anyway, so its owner's write bit is given back, then retried.
+        : ['sh', ['-c', 'rm -rf -- "$1" 2>/dev/null || { chmod -R u+w -- "$1"; rm -rf -- "$1"; }', 'sh', path]];
     const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
     child.on('error', () => resolve());
     child.on('exit', () => resolve());
@@ -43,15 +53,91 @@ export function discard(path: string, outDir: string): Promise<void> {
   return removeInBackground(trash);
 }
 
-/** Starts the removal of trash that an earlier, interrupted build left beside `outDir`. */
-export function sweepTrash(outDir: string): void {
+/** Whether a process with this pid exists (a zombie counts; EPERM means it exists, not ours). */
+export function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `.<out>-<role>-<pid>` (and trash's `-<time>-<n>` after the pid): role and pid, or null. */
+export function leftoverOf(outDir: string, name: string): { role: string; pid: number } | null {
+  const base = escapeRegExp(basename(outDir));
+  const m = new RegExp(`^\\.${base}-(?:(next|prev|link|gen-[ab])-(\\d+)|(trash)-(\\d+)-\\d+-\\d+)$`).exec(name);
+  if (m === null) return null;
+  return { role: (m[1] ?? m[3]) as string, pid: Number(m[2] ?? m[4]) };
+}
+
+export interface Sweep {
+  /** The leftover put back as the output (a build killed between its two renames), if any. */
+  restored: string | null;
+  /** Leftovers whose removal was started. */
+  removed: string[];
+  /** Settles when those removals are done. */
+  done: Promise<void>;
+}
+
+/**
+ * Sweeps what builds that are no longer running left beside `outDir`: puts a previous tree back
+ * when the output is missing, then starts the removal of the rest. One listing of the output's
+ * parent directory; the deletions run in the background.
+ */
+export function sweepLeftovers(outDir: string): Sweep {
+  const parent = dirname(outDir);
   let names: string[];
   try {
-    names = readdirSync(dirname(outDir));
+    names = readdirSync(parent);
   } catch {
-    return;
+    return { restored: null, removed: [], done: Promise.resolve() };
   }
-  for (const name of names) {
-    if (name.startsWith(trashPrefix(outDir))) void removeInBackground(join(dirname(outDir), name));
+  const dead = names
+    .map((name) => ({ name, of: leftoverOf(outDir, name) }))
+    .filter((x): x is { name: string; of: { role: string; pid: number } } => x.of !== null && !isAlive(x.of.pid));
+  let restored: string | null = null;
+  let outMissing = false;
+  try {
+    lstatSync(outDir);
+  } catch (err) {
+    outMissing = (err as NodeJS.ErrnoException).code === 'ENOENT';
   }
+  if (outMissing) {
+    // The newest previous tree, should several builds have died at that moment.
+    const mtime = (name: string): number => {
+      try {
+        return lstatSync(join(parent, name)).mtimeMs;
+      } catch {
+        return -1;
+      }
+    };
+    const candidates = dead
+      .filter((x) => x.of.role === 'prev')
+      .map((x) => ({ name: x.name, mtime: mtime(x.name) }))
+      .filter((x) => x.mtime >= 0)
+      .sort((a, b) => b.mtime - a.mtime);
+    const best = candidates[0];
+    if (best !== undefined) {
+      try {
+        renameSync(join(parent, best.name), outDir);
+        restored = best.name;
+      } catch (err) {
+        // Another build's sweep got there first (ENOENT, or the output exists again): fine.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'EEXIST' && code !== 'ENOTEMPTY') throw err;
+      }
+    }
+  }
+  // A path whose removal this process already started (a build sweeps twice: before reading the
+  // content and before writing) is not handed to a second `rm`.
+  const removed = dead.map((x) => x.name).filter((name) => name !== restored && !removing.has(join(parent, name)));
+  for (const name of removed) removing.add(join(parent, name));
+  const done = Promise.all(removed.map((name) => removeInBackground(join(parent, name)))).then(() => undefined);
+  return { restored, removed, done };
 }

@@ -13,6 +13,7 @@ import {
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
+import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
 
 export interface OutputFile {
@@ -106,6 +107,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
   const siteIndex = cacheOf<string>(memo, 'site-index');
   const indexInputs = [entryFragments, model.categories.map((c) => c.slug), model.topics.map((t) => t.id)];
   yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => JSON.stringify(siteIndexFile(model))) };
+  yield openApiFile(model, fragments, memo);
 }
 
 /**

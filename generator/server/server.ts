@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { ApiError } from '../core/errors.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, handle, splitTarget } from '../core/handler.ts';
+import { answerCompressed } from './compress.ts';
 import { siteLoader } from './site.ts';
 
 export interface ServerOptions {
@@ -14,6 +15,8 @@ export interface ServerOptions {
   publicDir: string;
   /** Where to report unexpected failures (default: stderr). */
   log?: (line: string) => void;
+  /** Compress bodies of 1 KiB or more when the client accepts gzip or br (default: true; compress.ts). */
+  compress?: boolean;
 }
 
 /** The request as the core sees it: path and query as sent, headers by lower-case name. */
@@ -52,7 +55,7 @@ export function createApiServer(options: ServerOptions): Server {
 
   const server = createServer((req, res) => {
     const request = apiRequest(req.method ?? 'GET', req.url ?? '/', req.headers);
-    answer(request).then(
+    (options.compress === false ? answer(request) : answerCompressed(request, answer)).then(
       (r) => send(res, r),
       (err: unknown) => {
         log(`error answering ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);

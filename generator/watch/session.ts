@@ -7,11 +7,18 @@
 // without reading the disk. After a swap, the tree that was live is brought up to date too, but
 // only after a grace period (readers that resolved it just before the swap finish undisturbed)
 // or at the start of the next rebuild, whichever comes first.
+//
+// A rebuild never throws: invalid content is reported (the live site stays as it was), and so is
+// a fault of the machine (disk full, permission denied), after which the next rebuild tries again
+// from what is really on disk: the in-memory trees are updated file by file, only after each
+// file was written.
 
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { SITE_INDEX_FILE } from '../core/files.ts';
 import { type ContentState, type LoadOptions, readContent, validate } from '../content/load.ts';
-import { ContentError, type Problem } from '../content/problems.ts';
+import { ContentError, formatProblem, type Problem, sortProblems } from '../content/problems.ts';
+import { describeError } from '../content/read-file.ts';
 import { updateContent } from '../content/update.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { RenderMemo } from '../render/render-memo.ts';
@@ -25,12 +32,30 @@ export const GRACE_MS = 1000;
 export interface SessionOptions extends LoadOptions {
   contentDir: string;
   outDir: string;
+  /** Faults met outside a rebuild (bringing the other tree up to date); default: stderr. */
+  onWarning?: (line: string) => void;
+}
+
+export interface RebuildOptions {
+  /** List every file and compare it with what was read, whatever the paths (see content/update.ts). */
+  rescan?: boolean;
+  /** Validate and render even if nothing read has changed. */
+  force?: boolean;
 }
 
 export interface RebuildReport {
   ok: boolean;
-  /** Every content problem, when not ok (the live site is then left as it was). */
+  /** Every content problem, when not ok (the live site is then left as it was), sorted. */
   problems: Problem[];
+  /** True when `problems` are exactly those of the previous rebuild (nothing new to say). */
+  sameProblems: boolean;
+  /**
+   * A fault of the machine or a bug that stopped the rebuild (one line, naming the path): the
+   * live site is left as it was, and the next rebuild tries again.
+   */
+  error: string | null;
+  /** True when nothing read differed from before: nothing was validated, rendered or written. */
+  skipped: boolean;
   /** Files in the new generation. */
   files: number;
   /** Files whose bytes differ from the generation that was live: written (or removed). */
@@ -43,18 +68,47 @@ export interface RebuildReport {
 
 type Tree = Map<string, string>;
 
-/** Writes one file so that no reader ever opens it half-written: a temporary file, then rename. */
+/**
+ * Writes one file so that no reader ever opens it half-written: a temporary file, then rename.
+ * On a failure the temporary file is removed: the tree holds the old file or the new one.
+ */
 function replaceFile(dir: string, path: string, body: string): void {
   const target = join(dir, path);
   const temp = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, body);
+    try {
+      writeFileSync(temp, body);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(temp, body);
+    }
+    renameSync(temp, target);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(temp, body);
+    rmSync(temp, { force: true });
+    // Named by the file it was to become, not by its temporary name.
+    const e = err as NodeJS.ErrnoException & { dest?: string };
+    if (e !== null && typeof e === 'object' && typeof e.code === 'string') {
+      e.path = target;
+      delete e.dest;
+    }
+    throw err;
   }
-  renameSync(temp, target);
+}
+
+/** One line for a fault: the path and the cause for the file system's errors, else the message. */
+export function describeFault(err: unknown): string {
+  const e = err as NodeJS.ErrnoException | null;
+  if (e !== null && typeof e === 'object' && typeof e.code === 'string') {
+    // A rename names the place it writes to as `dest`: that is the file the user knows.
+    const where = (e as { dest?: string }).dest ?? e.path;
+    return `${where !== undefined ? `${where}: ` : ''}${describeError(err)}`;
+  }
+  return ((err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '').trim() || 'unknown error';
+}
+
+function problemsKey(problems: readonly Problem[]): string {
+  return problems.map((p) => formatProblem(p, '')).join('\n');
 }
 
 /** Calls `visit` with the path and body of every file of a site, each path once. */
@@ -63,7 +117,9 @@ type Files = (visit: (path: string, body: string) => void) => void;
 const ofOutput = (files: readonly OutputFile[]): Files => (visit) => {
   for (const f of files) visit(f.path, f.body);
 };
-const ofTree = (tree: Tree): Files => (visit) => tree.forEach((body, path) => visit(path, body));
+const ofTree = (tree: Tree): Files => (visit) => {
+  for (const [path, body] of tree) visit(path, body);
+};
 
 /**
  * Makes the tree in `dir`, whose content `tree` describes, hold `files`, and updates `tree` to
@@ -98,10 +154,19 @@ function applyFiles(dir: string, tree: Tree, files: Files): string[] {
 
 export class BuildSession {
   private state: ContentState;
-  private readonly memo: RenderMemo;
+  private memo: RenderMemo;
   private live: Slot;
   private readonly trees: Record<Slot, Tree>;
   private catchUp: NodeJS.Timeout | null = null;
+  /** The tree that is not live lacks the changes of the last swap (the catch-up is pending). */
+  private behind = false;
+  /** The tree that is not live was partly written by a rebuild that failed: swap it even if the next rebuild writes nothing. */
+  private diverged = false;
+  /** The output may not show the content as last read (a rebuild failed): render even if nothing changed. */
+  private needsRender = false;
+  private lastProblems: string | null = null;
+  /** The last time (s) given to a site index at a swap: strictly increasing. */
+  private lastStamp = 0;
 
   private constructor(
     private readonly options: SessionOptions,
@@ -118,7 +183,8 @@ export class BuildSession {
 
   /**
    * Reads and validates everything, writes both generations in full and points the output at
-   * one. Throws ContentError (leaving the output as it was) if the content is invalid.
+   * one. Throws ContentError (leaving the output as it was) if the content is invalid, and the
+   * file system's error if the trees cannot be written.
    */
   static async open(options: SessionOptions): Promise<BuildSession> {
     const state = await readContent(options.contentDir, options);
@@ -133,16 +199,21 @@ export class BuildSession {
     for (const slot of [live, otherSlot(live)]) {
       const staging = `${slotDir(outDir, slot)}-${process.pid}`;
       rmSync(staging, { recursive: true, force: true });
-      mkdirSync(staging, { recursive: true });
-      writeFiles(staging, files);
-      void discard(slotDir(outDir, slot), outDir);
-      renameSync(staging, slotDir(outDir, slot));
-      if (slot === live) pointAt(outDir, live);
+      try {
+        mkdirSync(staging, { recursive: true });
+        writeFiles(staging, files);
+        void discard(slotDir(outDir, slot), outDir);
+        renameSync(staging, slotDir(outDir, slot));
+        if (slot === live) pointAt(outDir, live);
+      } catch (err) {
+        rmSync(staging, { recursive: true, force: true });
+        throw err;
+      }
     }
     const session = new BuildSession(options, state, memo, live, new Map(files.map((f) => [f.path, f.body])));
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), so that
     // the first edit is as fast as the ones after it.
-    await session.rebuild([]);
+    await session.rebuild([], { force: true });
     return session;
   }
 
@@ -151,35 +222,80 @@ export class BuildSession {
     return this.live;
   }
 
-  /** Rebuilds after the content files at these paths (relative to the content dir) changed. */
-  async rebuild(changedPaths: Iterable<string>): Promise<RebuildReport> {
+  /**
+   * Rebuilds after the content files at these paths (relative to the content dir) changed; with
+   * `rescan`, after comparing every file with what was read. Never throws.
+   */
+  async rebuild(changedPaths: Iterable<string>, options: RebuildOptions = {}): Promise<RebuildReport> {
     const t0 = performance.now();
-    const caughtUp = this.finishCatchUp();
-    this.state = await updateContent(this.state, changedPaths, this.options);
-    const t1 = performance.now();
-    const v = validate(this.state);
-    const t2 = performance.now();
-    if (!v.ok) {
-      const timings = { load: t1 - t0, validate: t2 - t1, render: 0, write: 0, total: t2 - t0 };
-      return { ok: false, problems: v.problems, files: this.trees[this.live].size, changed: [], caughtUp, timings };
+    let caughtUp = 0;
+    const mustRender = this.needsRender || options.force === true;
+    // Until this rebuild has finished, the output may lag behind what was read.
+    this.needsRender = true;
+    try {
+      caughtUp = this.finishCatchUp();
+      const update = await updateContent(this.state, changedPaths, this.options, options.rescan === true);
+      this.state = update.state;
+      const t1 = performance.now();
+      if (!update.changed && !mustRender) {
+        this.needsRender = false;
+        const timings = { load: t1 - t0, validate: 0, render: 0, write: 0, total: t1 - t0 };
+        const problems = this.lastProblems !== null;
+        return {
+          ok: !problems, problems: [], sameProblems: problems, error: null, skipped: true,
+          files: this.trees[this.live].size, changed: [], caughtUp, timings,
+        };
+      }
+      const v = validate(this.state);
+      const t2 = performance.now();
+      if (!v.ok) {
+        this.needsRender = false;
+        const problems = sortProblems(v.problems);
+        const key = problemsKey(problems);
+        const sameProblems = key === this.lastProblems;
+        this.lastProblems = key;
+        const timings = { load: t1 - t0, validate: t2 - t1, render: 0, write: 0, total: t2 - t0 };
+        return { ok: false, problems, sameProblems, error: null, skipped: false, files: this.trees[this.live].size, changed: [], caughtUp, timings };
+      }
+      this.lastProblems = null;
+      let files: OutputFile[];
+      try {
+        files = renderSite(v.model, this.memo);
+        this.memo.sweep();
+      } catch (err) {
+        // Whatever the memo holds after a failed render is not trusted again.
+        this.memo = new RenderMemo();
+        throw err;
+      }
+      const t3 = performance.now();
+      const target = otherSlot(this.live);
+      const targetDir = slotDir(this.options.outDir, target);
+      // The inactive tree equals the live one (the catch-up saw to it): what differs from it is
+      // exactly what differs from the live site.
+      const diverged = this.diverged;
+      this.diverged = true;
+      const changed = applyFiles(targetDir, this.trees[target], ofOutput(files));
+      if (changed.length > 0 || diverged) {
+        if (!changed.includes(SITE_INDEX_FILE)) this.restamp(targetDir);
+        pointAt(this.options.outDir, target);
+        this.live = target;
+        this.behind = true;
+        this.scheduleCatchUp();
+      }
+      this.diverged = false;
+      this.needsRender = false;
+      const t4 = performance.now();
+      return {
+        ok: true, problems: [], sameProblems: false, error: null, skipped: false, files: files.length, changed, caughtUp,
+        timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
+      };
+    } catch (err) {
+      const total = performance.now() - t0;
+      return {
+        ok: false, problems: [], sameProblems: false, error: describeFault(err), skipped: false,
+        files: this.trees[this.live].size, changed: [], caughtUp, timings: { load: 0, validate: 0, render: 0, write: 0, total },
+      };
     }
-    const files = renderSite(v.model, this.memo);
-    this.memo.sweep();
-    const t3 = performance.now();
-    const target = otherSlot(this.live);
-    // The inactive tree equals the live one (the catch-up saw to it): what differs from it is
-    // exactly what differs from the live site.
-    const changed = applyFiles(slotDir(this.options.outDir, target), this.trees[target], ofOutput(files));
-    if (changed.length > 0) {
-      pointAt(this.options.outDir, target);
-      this.live = target;
-      this.scheduleCatchUp();
-    }
-    const t4 = performance.now();
-    return {
-      ok: true, problems: [], files: files.length, changed, caughtUp,
-      timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
-    };
   }
 
   /** Brings the other tree up to date now instead of after the grace period. */
@@ -193,18 +309,44 @@ export class BuildSession {
     this.catchUp = null;
   }
 
+  /**
+   * Gives the site index of the tree about to go live a new modification time when its bytes did
+   * not change: the local server keys what it has loaded of a generation on the index's identity,
+   * and a tree that goes live again after being brought up to date in place must not look like
+   * the one it loaded before.
+   */
+  private restamp(dir: string): void {
+    const stamp = Math.max(Date.now() / 1000, this.lastStamp + 0.001);
+    this.lastStamp = stamp;
+    try {
+      utimesSync(join(dir, SITE_INDEX_FILE), stamp, stamp);
+    } catch {
+      // No index there: nothing to mistake for an earlier one.
+    }
+  }
+
   private scheduleCatchUp(): void {
     if (this.catchUp !== null) clearTimeout(this.catchUp);
-    this.catchUp = setTimeout(() => this.finishCatchUp(), GRACE_MS);
+    this.catchUp = setTimeout(() => {
+      try {
+        this.finishCatchUp();
+      } catch (err) {
+        // Retried at the start of the next rebuild.
+        const warn = this.options.onWarning ?? ((line: string) => process.stderr.write(`${line}\n`));
+        warn(`bringing ${slotDir(this.options.outDir, otherSlot(this.live))} up to date failed: ${describeFault(err)}`);
+      }
+    }, GRACE_MS);
     this.catchUp.unref();
   }
 
   /** Brings the inactive tree up to the live one; returns the number of files it rewrote. */
   private finishCatchUp(): number {
-    if (this.catchUp === null) return 0;
-    clearTimeout(this.catchUp);
+    if (this.catchUp !== null) clearTimeout(this.catchUp);
     this.catchUp = null;
+    if (!this.behind) return 0;
     const stale = otherSlot(this.live);
-    return applyFiles(slotDir(this.options.outDir, stale), this.trees[stale], ofTree(this.trees[this.live])).length;
+    const n = applyFiles(slotDir(this.options.outDir, stale), this.trees[stale], ofTree(this.trees[this.live])).length;
+    this.behind = false;
+    return n;
   }
 }

@@ -1,8 +1,12 @@
 // The HTTP contract of ../shared/API.md, end to end, against any server: the local server
-// (test/http-local.test.ts) and Netlify's emulation (test/netlify-emulation.test.ts) run it alike.
+// (test/http-local.test.ts), the whole diary (test/heavy/full-diary.test.ts), Netlify's emulation
+// and workerd (test/heavy/) run it alike. Every answer it sees is also checked against the site's
+// own OpenAPI document (/api/v1/schema, see openapi-check.ts): path, status, headers and body.
 
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
 import { prng } from '../helpers/random.ts';
+import { type OpenApiChecker, openApiChecker } from './openapi-check.ts';
 
 export interface ContractTarget {
   /** Origin the site was built for and is served from, e.g. http://127.0.0.1:8888 */
@@ -47,14 +51,116 @@ const CONTRACT_HEADERS = {
   'content-type': 'application/json',
   allow: 'GET, HEAD, OPTIONS',
   vary: 'Cookie, Accept',
+  'x-content-type-options': 'nosniff',
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag',
 };
+
+/**
+ * The Vary values an answer may have: the contract's, plus Accept-Encoding when its body is
+ * compressed. The local server adds it when it compresses (test/compress.test.ts checks that it
+ * does); a platform that compresses by itself may not (workerd's local server does not).
+ */
+const contractVary = (res: Response) =>
+  res.headers.get('content-encoding') === null ? ['Cookie, Accept'] : ['Cookie, Accept, Accept-Encoding', 'Cookie, Accept'];
+
+/** What a browser navigating sends (Chromium's Accept for a document). */
+export const BROWSER_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
+
+/**
+ * Accept values of clients that are not browsers, or that ask for JSON: each must get the JSON,
+ * byte for byte. `null` sends no Accept at all.
+ */
+export const JSON_ACCEPTS: ReadonlyArray<string | null> = [
+  null,
+  '',
+  '*/*',
+  'application/json',
+  'application/json, text/plain, */*', // axios
+  'application/json, */*;q=0.5', // HTTPie
+  'application/json;q=0.9, */*;q=0.8',
+  'text/html;q=0.5, application/json',
+  'text/html, application/json', // a tie between named types: the default wins
+  'application/*',
+  'text/plain',
+  'application/xml',
+  'image/webp,*/*',
+  'text/*;q=0.1, */*',
+  'text/html;q=0, */*',
+  'text/html;q=abc, */*',
+  'nonsense',
+];
+
+/** A GET over node:http with exactly these request headers (fetch always adds an Accept). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Headers; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/** The text of the Body section of a browsable page: the JSON as the page shows it. */
+function shownJson(html: string): string | null {
+  const m = /<section aria-labelledby="body-title">.*?<pre><code>([\s\S]*?)<\/code><\/pre>/.exec(html);
+  if (m === null) return null;
+  return (m[1] as string).replace(/<\/?a\b[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] as string);
+}
+
+/**
+ * fetch, tried a second time when a kept-alive connection turns out closed: after a test that
+ * computes for longer than the server's keep-alive timeout, the pool still holds sockets the
+ * server has closed, whose closing this process had no time to see. Browsers retry the same way.
+ */
+async function fetchRetrying(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(url, init);
+  }
+}
 
 export function defineContractTests(name: string, options: ContractOptions): void {
   const vary = (value: string | null) => varyWithout(value, options.varyAdded ?? []);
   describe(`API contract: ${name}`, () => {
     let origin = '';
     const api = () => `${origin}/api/v1`;
-    const get = (path: string, init?: RequestInit) => fetch(path.startsWith('http') ? path : origin + path, init);
+    // Every answer is checked against the site's OpenAPI document as soon as that is loaded.
+    let checker: OpenApiChecker | null = null;
+    let schemaDocument: Json = {};
+    const doc = () => schemaDocument;
+    let checked = 0;
+    const conform = (method: string, url: string, status: number, headers: Headers, body: string) => {
+      if (checker === null) return;
+      checked++;
+      const problems = checker.check(method, url, status, headers, body);
+      if (problems.length > 0) throw new Error(`the answer does not match the site's OpenAPI document:\n  ${problems.join('\n  ')}`);
+    };
+    const get = async (path: string, init?: RequestInit) => {
+      const url = path.startsWith('http') ? path : origin + path;
+      const res = await fetchRetrying(url, init);
+      conform(init?.method ?? 'GET', url, res.status, res.headers, await res.clone().text());
+      return res;
+    };
+    const getRaw = async (path: string, headers: Record<string, string>) => {
+      const res = await rawGet(origin + path, headers);
+      conform('GET', origin + path, res.status, res.headers, res.body.toString('utf8'));
+      return res;
+    };
     const getJson = async <T = Json>(path: string): Promise<T> => {
       const res = await get(path);
       expect(res.status, path).toBe(200);
@@ -78,6 +184,12 @@ export function defineContractTests(name: string, options: ContractOptions): voi
 
     beforeAll(async () => {
       ({ origin } = await options.start());
+      const schema = await fetch(`${api()}/schema`);
+      expect(schema.status, 'GET /api/v1/schema').toBe(200);
+      const text = await schema.text();
+      schemaDocument = JSON.parse(text) as Json;
+      checker = openApiChecker(schemaDocument);
+      conform('GET', `${api()}/schema`, schema.status, schema.headers, text);
       entries = (await allPages<Json>(`${api()}/entries`)).results;
       categories = (await allPages<Json>(`${api()}/categories`)).results;
       topics = (await allPages<Json>(`${api()}/topics`)).results;
@@ -102,13 +214,19 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       }
     });
 
-    it('has a sample with content on both sides of every relation', () => {
-      expect(entries.length).toBeGreaterThan(0);
-      expect(categories.length).toBeGreaterThan(0);
-      expect(topics.length).toBeGreaterThan(0);
+    it('has content on both sides of every relation: entries with topics, topics with entries, categories with topics, with children and with parents, topics in categories', () => {
+      const detail = (item: Json) => details.get(item.apiURL as string) as Json;
+      const some = (items: Json[], field: string) => items.some((item) => (detail(item)[field] as unknown[]).length > 0);
+      expect(some(entries, 'topics'), 'an entry that mentions topics').toBe(true);
+      expect(some(topics, 'entries'), 'a topic mentioned by entries').toBe(true);
+      expect(some(topics, 'categories'), 'a topic in categories').toBe(true);
+      expect(some(categories, 'topics'), 'a category with topics').toBe(true);
+      expect(some(categories, 'children'), 'a category with children').toBe(true);
+      expect(some(categories, 'parents'), 'a category with parents').toBe(true);
+      expect(categories.some((c) => c.depth === 3), 'a category three levels deep').toBe(true);
     });
 
-    it('puts the contract headers on every answer, whatever its status, and an ETag on successes', async () => {
+    it('puts the contract headers (CORS and nosniff included) on every answer, whatever its status, 304s and preflights too, and an ETag on successes', async () => {
       const firstEntry = entries[0]?.date as string;
       const cases: Array<[string, string, number]> = [
         ['GET', '/api/v1', 200],
@@ -140,16 +258,62 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         expect(res.status, label).toBe(status);
         for (const [header, value] of Object.entries(CONTRACT_HEADERS)) {
           const got = res.headers.get(header);
-          expect(header === 'vary' ? vary(got) : got, `${label}: ${header}`).toBe(value);
+          if (header === 'vary') expect(contractVary(res).map(vary), `${label}: vary ${got}`).toContain(vary(got));
+          else expect(got, `${label}: ${header}`).toBe(value);
         }
         const text = await res.text();
         if (method === 'GET' && status === 200) expect(res.headers.get('etag'), `${label}: etag`).toMatch(/^(W\/)?".+"$/);
         if (method === 'HEAD' || method === 'OPTIONS') expect(text, label).toBe('');
         if (status >= 400 && method !== 'HEAD') expect(JSON.parse(text), label).toMatchObject({ status_code: status });
       }
+      // 304s: a file, a computed range, a browsable page; and a CORS preflight.
+      for (const [path, accept] of [[`/api/v1/entries/${firstEntry}`, '*/*'], ['/api/v1/entries?start=1660-01-02&end=1666-09-02', '*/*'], ['/api/v1/topics', BROWSER_ACCEPT]] as const) {
+        const first = await get(path, { headers: { accept } });
+        await first.arrayBuffer();
+        const etag = first.headers.get('etag') as string;
+        const res = await get(path, { headers: { accept, 'if-none-match': etag } });
+        const label = `If-None-Match ${path} (${accept})`;
+        expect(res.status, label).toBe(304);
+        expect(res.headers.get('etag'), label).toBe(etag);
+        expect(await res.text(), label).toBe('');
+        for (const [header, value] of Object.entries(CONTRACT_HEADERS)) {
+          const got = res.headers.get(header);
+          // A 304 has the Vary of the answer it stands for (which may be compressed) and no body.
+          if (header === 'vary') expect(vary(got)?.startsWith('Cookie, Accept'), `${label}: vary ${got}`).toBe(true);
+          else if (header === 'content-type') expect(got, label).toBe(accept === BROWSER_ACCEPT ? 'text/html; charset=utf-8' : value);
+          else expect(got, `${label}: ${header}`).toBe(value);
+        }
+      }
+      const preflight = await get('/api/v1/entries', { method: 'OPTIONS', headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'GET' } });
+      expect(preflight.status).toBe(200);
+      for (const [header, value] of Object.entries(CONTRACT_HEADERS)) {
+        if (header !== 'vary') expect(preflight.headers.get(header), `preflight: ${header}`).toBe(value);
+      }
     });
 
-    it('answers HEAD with the status and headers of GET and no body', async () => {
+    it('answers a CORS preflight: the methods, every request header it asks for and If-None-Match, a max age', async () => {
+      const firstEntry = entries[0]?.date as string;
+      for (const [path, asked] of [
+        [`/api/v1/entries/${firstEntry}`, 'if-none-match'],
+        ['/api/v1/entries?start=1661-01-01', 'X-Requested-With, if-none-match, Authorization'],
+        ['/api/v1/topics', null],
+      ] as const) {
+        const headers: Record<string, string> = { origin: 'http://elsewhere.test', 'access-control-request-method': 'GET' };
+        if (asked !== null) headers['access-control-request-headers'] = asked;
+        const res = await get(path, { method: 'OPTIONS', headers });
+        const label = `preflight ${path} asking ${asked ?? 'no headers'}`;
+        expect(res.status, label).toBe(200);
+        expect(await res.text(), label).toBe('');
+        expect(res.headers.get('access-control-allow-origin'), label).toBe('*');
+        const list = (name: string) => (res.headers.get(name) ?? '').split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '');
+        expect(list('access-control-allow-methods'), label).toEqual(expect.arrayContaining(['get', 'head', 'options']));
+        const wanted = ['if-none-match', ...(asked ?? '').split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '')];
+        expect(list('access-control-allow-headers'), label).toEqual(expect.arrayContaining(wanted));
+        expect(Number(res.headers.get('access-control-max-age')), label).toBeGreaterThan(0);
+      }
+    });
+
+    it('answers HEAD with the status, Content-Type, Allow and Vary of GET, and no body', async () => {
       for (const path of ['/api/v1/entries', '/api/v1/entries?start=1662-03-01&page=last', '/api/v1/topics/abc', `/api/v1/entries/${entries[0]?.date as string}`]) {
         const [g, h] = await Promise.all([get(path), get(path, { method: 'HEAD' })]);
         expect(h.status, path).toBe(g.status);
@@ -387,7 +551,7 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       }
     });
 
-    it('serves each year and month list, paginated, with links repeating the range', async () => {
+    it('serves year and month lists, leap February included, paginated, with links repeating the range', async () => {
       for (const [start, end] of [['1660-01-01', '1660-12-31'], ['1660-01-01', '1660-01-31'], ['1664-02-01', '1664-02-29'], ['1669-01-01', '1669-12-31']]) {
         const expected = entries.filter((e) => (e.date as string) >= (start as string) && (e.date as string) <= (end as string));
         const { pages, results } = await allPages<Json>(`${api()}/entries?start=${start}&end=${end}`);
@@ -395,6 +559,159 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         expect(pages[0]?.totalPages).toBe(Math.max(1, Math.ceil(expected.length / 50)));
         for (const p of pages.slice(1)) expect(p.previousPageURL).toContain(`end=${end}`);
       }
+    });
+
+    // Paths of every kind, and every kind of status, for the representation tests below.
+    const representative = () => [
+      '/api/v1',
+      '/api/v1/entries?page=2',
+      '/api/v1/entries?start=1660-01-01&end=1660-12-31&page=last',
+      '/api/v1/entries?start=1660-01-02&end=1666-09-02',
+      `/api/v1/entries/${entries[0]?.date as string}`,
+      `/api/v1/categories/${categories[0]?.slug as string}`,
+      `/api/v1/topics/${topics[0]?.id as number}`,
+      '/api/v1/topics?page=last',
+      '/api/v1/schema',
+      '/api/v1/entries?start=1661-13-01',
+      '/api/v1/entries/1669-06-01',
+      '/api/v1/nothing-here',
+    ];
+
+    it('answers JSON, byte for byte the same, to every Accept that does not prefer text/html, and to a .json path whatever the Accept', async () => {
+      for (const path of representative()) {
+        const reference = await getRaw(path, {});
+        expect(reference.headers.get('content-type'), path).toBe('application/json');
+        for (const accept of JSON_ACCEPTS) {
+          const res = await getRaw(path, accept === null ? {} : { accept });
+          const label = `${path} with Accept ${JSON.stringify(accept)}`;
+          expect(res.status, label).toBe(reference.status);
+          expect(res.headers.get('content-type'), label).toBe('application/json');
+          expect(res.body.equals(reference.body), label).toBe(true);
+          expect(res.headers.get('etag'), label).toBe(reference.headers.get('etag'));
+        }
+      }
+      for (const path of ['/api/v1.json', '/api/v1/entries.json?page=2', `/api/v1/entries/${entries[0]?.date as string}.json`, '/api/v1/schema.json']) {
+        const plain = await getRaw(path, {});
+        const browser = await getRaw(path, { accept: BROWSER_ACCEPT });
+        expect(browser.headers.get('content-type'), path).toBe('application/json');
+        expect(browser.body.equals(plain.body), path).toBe(true);
+      }
+    });
+
+    it('answers a browser with the browsable page: same status, the JSON shown exactly, API links on this origin, nothing loaded from anywhere', async () => {
+      const cases: Array<[string, string]> = [...representative().map((p): [string, string] => ['GET', p]), ['POST', '/api/v1/entries']];
+      for (const [method, path] of cases) {
+        const json = await get(path, { method });
+        const jsonText = await json.text();
+        const page = await get(path, { method, headers: { accept: BROWSER_ACCEPT } });
+        const html = await page.text();
+        const label = `${method} ${path}`;
+        expect(page.status, label).toBe(json.status);
+        expect(page.headers.get('content-type'), label).toBe('text/html; charset=utf-8');
+        expect(contractVary(page).map(vary), label).toContain(vary(page.headers.get('vary')));
+        expect(html.startsWith('<!doctype html>\n<html lang="en">'), label).toBe(true);
+        expect(shownJson(html), label).toBe(jsonText);
+        if (json.status === 200) {
+          expect(page.headers.get('etag'), label).toMatch(/^(W\/)?".+"$/);
+          expect(page.headers.get('etag'), label).not.toBe(json.headers.get('etag'));
+        }
+        // No script, no stylesheet, image or frame from anywhere: the page is one document (the
+        // content's own HTML, shown as JSON text in <pre>, is text, not markup).
+        expect(html.replace(/<pre>[\s\S]*?<\/pre>/g, ''), label).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|\ssrc=|url\(/i);
+        // Every link to this origin is a path on the page's own origin.
+        for (const [, href] of html.matchAll(/href="([^"]*)"/g)) {
+          expect((href as string).startsWith(origin), `${label}: ${href as string} left absolute`).toBe(false);
+        }
+        for (const [, url] of jsonText.matchAll(/(?<!\\)"(https?:\/\/[^"\\\s]+)"/g)) {
+          const u = url as string;
+          const expected = u === origin ? '/' : u.startsWith(`${origin}/`) ? u.slice(origin.length) : u;
+          expect(html, `${label}: a link for ${u}`).toContain(`href="${expected.replaceAll('&', '&amp;')}"`);
+        }
+      }
+      // A list page says where it stands, and links to the pages around it.
+      const html = await (await get('/api/v1/entries?page=2', { headers: { accept: BROWSER_ACCEPT } })).text();
+      const first = await getJson<Envelope<Json>>('/api/v1/entries');
+      if (first.totalPages >= 2) {
+        expect(html).toContain(`Page 2 of ${first.totalPages}`);
+        expect(html).toContain('rel="prev" href="/api/v1/entries"');
+      }
+    });
+
+    it('serves an OpenAPI 3.1 document of this site: its origin as the server, examples that are its own answers', async () => {
+      const doc = schemaDocument;
+      expect(doc.openapi).toBe('3.1.0');
+      expect(doc.servers).toEqual([expect.objectContaining({ url: origin })]);
+      const responses = (doc.components as Json).responses as Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>;
+      const example = (name: string) => Object.values(responses[name]?.content?.['application/json']?.examples ?? {})[0]?.value;
+      expect(example('Root')).toEqual(await getJson('/api/v1'));
+      expect(example('EntryList')).toEqual(await getJson('/api/v1/entries'));
+      expect(example('CategoryList')).toEqual(await getJson('/api/v1/categories'));
+      expect(example('TopicList')).toEqual(await getJson('/api/v1/topics'));
+      for (const [name, item] of [['Entry', entries[0]], ['Category', categories[0]], ['Topic', topics[0]]] as const) {
+        if (item !== undefined) expect(example(name), name).toEqual(details.get(item.apiURL as string));
+      }
+      expect(await (await get('/api/v1/schema.json')).text()).toBe(JSON.stringify(doc, null, 2));
+    });
+
+    it('answers every path of its OpenAPI document, each spelling: 200, 304, HEAD, OPTIONS, 405, and its 400 and 404', async () => {
+      const paths = doc().paths as Record<string, Json>;
+      const parameters = (doc().components as Json).parameters as Record<string, { name: string; example?: unknown }>;
+      const missing: Record<string, string> = { date: '1600-01-01', slug: 'no-such-category', id: '999999999' };
+      const fill = (template: string, values: (name: string) => string) => template.replace(/\{([^}]+)\}/g, (_, name: string) => values(name));
+      for (const template of Object.keys(paths)) {
+        const path = fill(template, (name) => String(parameters[name]?.example));
+        const label = `${template} as ${path}`;
+        const ok = await get(path);
+        expect(ok.status, label).toBe(200);
+        await ok.arrayBuffer();
+        const etag = ok.headers.get('etag') as string;
+        for (const method of ['GET', 'HEAD']) {
+          const res = await get(path, { method, headers: { 'if-none-match': etag } });
+          expect(res.status, `${method} ${label} If-None-Match`).toBe(304);
+          await res.arrayBuffer();
+        }
+        expect((await get(path, { method: 'HEAD' })).status, label).toBe(200);
+        expect((await get(path, { method: 'OPTIONS' })).status, label).toBe(200);
+        for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+          const res = await get(path, { method });
+          expect(res.status, `${method} ${label}`).toBe(405);
+          await res.arrayBuffer();
+        }
+        for (const method of ['GET', 'HEAD']) {
+          if (template.includes('{')) {
+            const res = await get(fill(template, (name) => missing[name] as string), { method });
+            expect(res.status, `${method} ${label}, no such record`).toBe(404);
+            await res.arrayBuffer();
+          }
+          if (/\/(entries|categories|topics)(\.json)?$/.test(template)) {
+            const res = await get(`${path}?page=0`, { method });
+            expect(res.status, `${method} ${label}?page=0`).toBe(404);
+            await res.arrayBuffer();
+          }
+          if (/\/entries(\.json)?$/.test(template)) {
+            const res = await get(`${path}?end=1661-02-30`, { method });
+            expect(res.status, `${method} ${label}?end=1661-02-30`).toBe(400);
+            await res.arrayBuffer();
+          }
+        }
+      }
+    });
+
+    // Last: it reads what the tests above saw.
+    it('saw every answer match the OpenAPI document, and every status the document gives (but 503) at least once', () => {
+      expect(checked).toBeGreaterThan(entries.length + categories.length + topics.length);
+      const paths = doc().paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+      const unseen: string[] = [];
+      for (const [template, item] of Object.entries(paths)) {
+        for (const [method, operation] of Object.entries(item)) {
+          if (method === 'parameters') continue;
+          for (const status of Object.keys(operation.responses ?? {})) {
+            const key = `${method.toUpperCase()} ${template} ${status}`;
+            if (status !== '503' && !checker?.seen.has(key)) unseen.push(key);
+          }
+        }
+      }
+      expect(unseen).toEqual([]);
     });
   });
 }

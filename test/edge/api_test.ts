@@ -1,16 +1,16 @@
-// Deno tests of the Netlify edge function itself (generator/deploy/netlify/edge-functions/api.ts), run by Deno
-// as Netlify runs it. Started by test/netlify-deno.test.ts, which builds a site, records the local
-// server's answers to thousands of random requests into $EDGE_FIXTURE/cases.json, and runs:
+// Deno tests of Netlify's edge function as the build generates it, run by Deno as Netlify runs it.
+// Started by test/heavy/netlify-deno.test.ts, which builds a site, generates the function for it
+// into a project directory, records the local server's answers to thousands of random requests
+// into $EDGE_FIXTURE/cases.json, and runs:
 //
-//   deno test --allow-read --allow-env=EDGE_FIXTURE test/edge/
+//   deno test --no-config --allow-read --allow-env=EDGE_FIXTURE test/edge/
 //
-// The function's `context.next()` is played by a fake that serves the built public/ directory,
-// as Netlify's static layer would.
+// $EDGE_FIXTURE holds public/ (the built site), project/ (generator/ and the generated
+// .netlify/v1/edge-functions/pepys-api.ts) and cases.json. The function's context.next() is played
+// by a fake that serves public/, as Netlify's static layer would.
 
-import api, { type NetlifyContext } from '../../generator/deploy/netlify/edge-functions/api.ts';
-import { CDN_CACHE_CONTROL } from '../../generator/deploy/netlify/cache.ts';
-
-const SITE_INDEX_PATH = '/_data/site-index.json';
+import { CDN_CACHE_CONTROL, NETLIFY_VARY } from '../../generator/deploy/netlify/cache.ts';
+import { createEdgeFunction, type EdgeFunction, type NetlifyContext } from '../../generator/deploy/netlify/edge.ts';
 
 // Deno's global, described for the Node type-checker (tsc) that also reads this file.
 declare const Deno: {
@@ -23,31 +23,44 @@ declare const Deno: {
 interface Case {
   method: string;
   path: string;
+  requestHeaders: Record<string, string>;
   status: number;
   headers: Record<string, string | null>;
   body: string;
 }
 
 const fixture = Deno.env.get('EDGE_FIXTURE');
-if (fixture === undefined) throw new Error('EDGE_FIXTURE is not set: run these tests through test/netlify-deno.test.ts');
-const { origin, cases } = JSON.parse(await Deno.readTextFile(`${fixture}/cases.json`)) as { origin: string; cases: Case[] };
+if (fixture === undefined)
+  throw new Error('EDGE_FIXTURE is not set: run these tests through test/heavy/netlify-deno.test.ts');
+const { origin, cases, entry } = JSON.parse(await Deno.readTextFile(`${fixture}/cases.json`)) as {
+  origin: string;
+  cases: Case[];
+  entry: string;
+};
+// The generated module, as Netlify's bundler finds it.
+const generated = (await import(new URL(`file://${entry}`).href)) as {
+  default: EdgeFunction;
+  config: Record<string, unknown>;
+};
+const api = generated.default;
 
 function assert(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 function assertEquals<T>(actual: T, expected: T, message: string): void {
-  if (actual !== expected) throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
-/** Netlify's context, with `next()` serving the published files; it counts what it serves. */
-function fakeContext(options: { indexStatus?: number } = {}): NetlifyContext & { served: string[] } {
+/** Netlify's context, with `next()` serving the published files; it records what it serves. */
+function fakeContext(options: { missing?: string } = {}): NetlifyContext & { served: string[] } {
   const served: string[] = [];
   return {
     served,
     async next(request: Request) {
       const { pathname } = new URL(request.url);
       served.push(pathname);
-      if (pathname === SITE_INDEX_PATH && options.indexStatus !== undefined) return new Response('unavailable', { status: options.indexStatus });
+      if (pathname === options.missing) return new Response('Not Found', { status: 404 });
       try {
         return new Response(await Deno.readFile(`${fixture}/public${decodeURIComponent(pathname)}`));
       } catch {
@@ -57,35 +70,51 @@ function fakeContext(options: { indexStatus?: number } = {}): NetlifyContext & {
   };
 }
 
-// First, before any index is loaded in this isolate.
-Deno.test('without its index, the function answers 503 that no cache keeps', async () => {
-  const ctx = fakeContext({ indexStatus: 503 });
-  const res = await api(new Request(`${origin}/api/v1/entries?start=1661-01-01`), ctx);
-  assertEquals(res.status, 503, 'status');
-  assertEquals(res.headers.get('cache-control'), 'no-store', 'cache-control');
-  assertEquals(res.headers.get('netlify-cdn-cache-control'), null, 'CDN cache rule');
-  assertEquals(((await res.json()) as { status_code: number }).status_code, 503, 'body');
-  assertEquals(ctx.served.join(), SITE_INDEX_PATH, 'files read');
+async function assertUnavailable(res: Response, detail: RegExp, label: string): Promise<void> {
+  assertEquals(res.status, 503, `${label}: status`);
+  assertEquals(res.headers.get('cache-control'), 'no-store', `${label}: cache-control`);
+  assertEquals(res.headers.get('netlify-cdn-cache-control'), null, `${label}: CDN cache rule`);
+  assertEquals(res.headers.get('netlify-vary'), NETLIFY_VARY, `${label}: Netlify-Vary`);
+  const body = (await res.json()) as { status_code: number; detail: string };
+  assertEquals(body.status_code, 503, `${label}: body`);
+  assert(detail.test(body.detail), `${label}: detail ${JSON.stringify(body.detail)}`);
+}
+
+Deno.test('the generated module declares its routes inline: /api and /api/*, every method, cache "manual"', () => {
+  assertEquals(generated.config.path, ['/api', '/api/*'], 'path');
+  assertEquals(generated.config.cache, 'manual', 'cache');
+  assert(!('method' in generated.config), 'no method: HEAD cannot be declared, and none means all');
+  assert(!('onError' in generated.config), "onError stays Netlify's default");
 });
 
-Deno.test(`answers ${cases.length} random requests byte for byte as the local server`, async () => {
+Deno.test(`answers ${cases.length} random requests byte for byte as the local server, with Netlify's headers`, async () => {
   const ctx = fakeContext();
   const encoder = new TextEncoder();
+  let kept = 0;
   for (const c of cases) {
-    const label = `${c.method} ${c.path}`;
-    const res = await api(new Request(origin + c.path, { method: c.method }), ctx);
+    const label = `${c.method} ${c.path} ${JSON.stringify(c.requestHeaders)}`;
+    const res = await api(new Request(origin + c.path, { method: c.method, headers: c.requestHeaders }), ctx);
     assertEquals(res.status, c.status, `${label}: status`);
-    for (const [name, value] of Object.entries(c.headers)) {
+    for (const [name, value] of Object.entries(c.headers))
       assertEquals(res.headers.get(name), value, `${label}: ${name}`);
-    }
     const actual = new Uint8Array(await res.arrayBuffer());
     const expected = encoder.encode(c.body);
     assert(actual.length === expected.length && actual.every((b, i) => b === expected[i]), `${label}: body differs`);
-    const cdn = (c.method === 'GET' || c.method === 'HEAD') && c.status < 500 ? CDN_CACHE_CONTROL : null;
-    assertEquals(res.headers.get('netlify-cdn-cache-control'), cdn, `${label}: CDN cache rule`);
+    assertEquals(res.headers.get('netlify-vary'), NETLIFY_VARY, `${label}: Netlify-Vary`);
+    const cdn = res.headers.get('netlify-cdn-cache-control');
+    if (cdn !== null) {
+      kept++;
+      assertEquals(cdn, CDN_CACHE_CONTROL, `${label}: CDN cache rule`);
+      assert(
+        c.method === 'GET' && c.status < 500 && res.headers.get('content-type') === 'application/json',
+        `${label}: kept by the CDN`,
+      );
+    }
   }
-  // The index was read once, by the first request of the isolate, not again.
-  assertEquals(ctx.served.filter((p) => p === SITE_INDEX_PATH).length, 1, 'index loads');
+  assert(kept > cases.length / 3, `the CDN may keep most answers (${kept} of ${cases.length})`);
+  // The index came with the function: only pre-rendered answers were read.
+  const other = ctx.served.filter((p) => !/^\/api\/v1\/.+\.json$/.test(p));
+  assertEquals(other, [], 'files read besides pre-rendered answers');
 });
 
 Deno.test('answers a repeated request with 304 when its ETag matches', async () => {
@@ -97,6 +126,7 @@ Deno.test('answers a repeated request with 304 when its ETag matches', async () 
     assertEquals(again.status, 304, `${path}: status`);
     assertEquals(await again.text(), '', `${path}: body`);
     assertEquals(again.headers.get('vary'), 'Cookie, Accept', `${path}: vary`);
+    assertEquals(again.headers.get('netlify-cdn-cache-control'), null, `${path}: the CDN keeps no 304`);
   }
 });
 
@@ -109,4 +139,38 @@ Deno.test('reads pre-rendered answers from their files, computes the rest withou
   assertEquals(ctx.served[0], '/api/v1/entries/years/1660/pages/1.json', 'year range');
   assert(/^\/api\/v1\/entries\/pages\/\d+\.json$/.test(ctx.served[1] ?? ''), 'last page of the unfiltered list');
   assertEquals(ctx.served.length, 2, 'files read');
+});
+
+Deno.test('a missing pre-rendered file, or a failing read, answers 503 that no cache keeps', async () => {
+  const missing = fakeContext({ missing: '/api/v1/entries/1660-01-01.json' });
+  await assertUnavailable(
+    await api(new Request(`${origin}/api/v1/entries/1660-01-01`), missing),
+    /lacks api\/v1\/entries\/1660-01-01\.json/,
+    'missing file',
+  );
+  const original = console.error;
+  const logged: unknown[] = [];
+  console.error = (line: unknown) => logged.push(line);
+  try {
+    const throwing: NetlifyContext = {
+      next: () => Promise.reject(new Error('static layer unavailable')),
+    };
+    await assertUnavailable(
+      await api(new Request(`${origin}/api/v1/topics`), throwing),
+      /unexpected error/,
+      'throwing read',
+    );
+  } finally {
+    console.error = original;
+  }
+  assertEquals(logged, [`pepys-api: GET ${origin}/api/v1/topics: static layer unavailable`], 'function log');
+});
+
+Deno.test('an invalid bundled index answers 503 that no cache keeps, to every request, reading nothing', async () => {
+  const broken = createEdgeFunction({ version: 1, buildId: 'x' });
+  const ctx = fakeContext();
+  for (const path of ['/api/v1', '/api/v1/entries?start=1661-01-01', '/api/v1/topics/1']) {
+    await assertUnavailable(await broken(new Request(origin + path), ctx), /bundled site index is invalid/, path);
+  }
+  assertEquals(ctx.served, [], 'files read');
 });

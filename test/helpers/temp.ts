@@ -12,9 +12,13 @@ afterAll(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh, empty directory under the run's TMPDIR. */
-export function tempDir(prefix = 'pepys-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+/**
+ * A fresh, empty directory under the run's TMPDIR (in memory where the machine allows), or on
+ * disk with `{ disk: true }` (for a program that will not touch /dev, such as Deno).
+ */
+export function tempDir(prefix = 'pepys-', options: { disk?: boolean } = {}): string {
+  const base = options.disk === true ? (process.env.PEPYS_TEST_DISK_TMPDIR ?? tmpdir()) : tmpdir();
+  const dir = mkdtempSync(join(base, prefix));
   made.push(dir);
   return dir;
 }

@@ -1,6 +1,19 @@
-// Netlify's CDN headers on the function's answers: what it may keep, and what its key is made of.
+// Netlify's CDN headers on the function's answers: what its cache key is made of, and which
+// answers it may keep. docs/netlify.md ("Caching") says what is documented and what is not.
+// Runtime-free.
 
-import type { ApiResponse } from '../../core/handler.ts';
+import type { ApiRequest, ApiResponse } from '../../core/handler.ts';
+import { JSON_TYPE } from '../../core/headers.ts';
+
+/**
+ * The cache key beyond the path: the three parameters any answer reads (every other parameter is
+ * ignored by the API, so junk such as utm_source shares one entry), and Accept (JSON or the HTML
+ * view). Netlify-Vary likely replaces the standard Vary in the key, so Accept is named here
+ * although Vary has it; Cookie is left out on purpose (no answer depends on it). Sent on every
+ * answer of a URL alike. A new query parameter read by the API must be added here.
+ */
+export const NETLIFY_VARY = 'query=end|page|start,header=Accept';
+const KEY_PARAMETERS: ReadonlySet<string> = new Set(['end', 'page', 'start']);
 
 /**
  * For Netlify's CDN only (it strips the header before the client sees it): keep the answer until
@@ -10,6 +23,56 @@ import type { ApiResponse } from '../../core/handler.ts';
 export const CDN_CACHE_CONTROL = 'public, max-age=31536000, must-revalidate';
 
 /** The headers Netlify's CDN reads on an answer of the function. */
-export function netlifyHeaders(r: ApiResponse): Record<string, string> {
-  return r.cacheable && r.status !== 304 ? { 'Netlify-CDN-Cache-Control': CDN_CACHE_CONTROL } : {};
+export function netlifyHeaders(request: ApiRequest, r: ApiResponse): Record<string, string> {
+  return cdnMayKeep(request, r)
+    ? { 'Netlify-Vary': NETLIFY_VARY, 'Netlify-CDN-Cache-Control': CDN_CACHE_CONTROL }
+    : { 'Netlify-Vary': NETLIFY_VARY };
+}
+
+/**
+ * May Netlify's CDN keep this answer and give it to every request with the same key? Only when
+ * no request that gets a different answer can share its key, whatever Netlify does with the
+ * URL before keying it (how it treats case, escapes, slashes, repeated or re-cased parameters is
+ * not documented). Anything else still gets its right answer, from the function every time.
+ *
+ * - the core says a shared cache may keep it (not a 5xx, not OPTIONS or a refused method);
+ * - GET only: Netlify caches GET, and a kept HEAD answer (no body) must never be given to a GET;
+ * - not a 304, which answers one client's validator;
+ * - JSON: a browser's HTML view is not kept, so that if Accept turned out not to be in the key,
+ *   an API client could never be given HTML (the reverse, JSON for a browser, stays harmless);
+ * - a plain path: lower case letters, digits, `-`, `_` and `.`, no escapes, no empty or dot
+ *   segments, no trailing slash (`/api/v1/entries/` is a 404, `/api/v1/entries` is not);
+ * - start, end and page each at most once, spelled exactly so, with plain values.
+ */
+export function cdnMayKeep(request: ApiRequest, r: ApiResponse): boolean {
+  return (
+    r.cacheable &&
+    request.method === 'GET' &&
+    r.status !== 304 &&
+    r.headers['Content-Type'] === JSON_TYPE &&
+    PLAIN_PATH.test(request.path) &&
+    keyedExactly(request.query)
+  );
+}
+
+const PLAIN_PATH = /^\/api(\/[a-z0-9_-][a-z0-9._-]*)*$/;
+const PLAIN_VALUE = /^[A-Za-z0-9-]*$/;
+
+/** True when the query's key parameters are each given once, plainly: the key then is the answer's. */
+function keyedExactly(query: string): boolean {
+  const seen = new Set<string>();
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    // Decoded exactly as the handler decodes it.
+    const decoded = [...new URLSearchParams(pair)][0];
+    if (decoded === undefined) continue;
+    const name = decoded[0].toLowerCase();
+    if (!KEY_PARAMETERS.has(name)) continue;
+    const eq = pair.indexOf('=');
+    const rawName = eq === -1 ? pair : pair.slice(0, eq);
+    const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+    if (rawName !== name || !PLAIN_VALUE.test(rawValue) || seen.has(name)) return false;
+    seen.add(name);
+  }
+  return true;
 }

@@ -1,0 +1,133 @@
+// How every command-line tool (build, start, import, verify) ends when something goes wrong: one
+// place for the message, the exit status and the printing.
+//
+//   exit 2  a usage error: a bad option, or a path the tool refuses to touch (RefusedError)
+//   exit 1  the work failed: invalid content (every problem, one per line), an expected fault of
+//           the machine (disk full, read-only, permission denied, port in use: one line naming
+//           the path or port and the cause), or an unexpected error (one line)
+//
+// Never a stack trace, unless DEBUG is set (DEBUG=1 npm run build): then unexpected errors print
+// theirs after the line.
+
+import { ContentError } from '../content/problems.ts';
+import { RefusedError } from '../output/guard.ts';
+
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** Prints `error: <message>` and exits (status 2 by default: a usage error). */
+export function fail(message: string, status: number = EXIT_USAGE): never {
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(status);
+}
+
+/** The causes of the machine's faults a user can act on, by errno code. */
+const CAUSES: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EIO: 'input/output error (a failing disk?)',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  ENOMEM: 'out of memory',
+  EBUSY: 'resource busy (a mount point?)',
+  EXDEV: 'on another device',
+  ENOTDIR: 'a part of the path is not a directory',
+  EISDIR: 'is a directory',
+  ENOENT: 'no such file or directory',
+  ENAMETOOLONG: 'name too long',
+  ELOOP: 'too many levels of symbolic links',
+  ENOTEMPTY: 'directory not empty',
+  EEXIST: 'already exists',
+};
+
+/** What a system call was doing, as words. */
+const DOING: Record<string, string> = {
+  open: 'opening',
+  read: 'reading',
+  write: 'writing',
+  mkdir: 'creating the directory',
+  rename: 'renaming',
+  unlink: 'removing',
+  rmdir: 'removing',
+  rm: 'removing',
+  scandir: 'listing',
+  opendir: 'listing',
+  stat: 'reading',
+  lstat: 'reading',
+  realpath: 'resolving',
+  symlink: 'creating the link',
+  readlink: 'reading the link',
+  copyfile: 'copying',
+};
+
+type ErrnoError = NodeJS.ErrnoException & { dest?: string; address?: string; port?: number };
+
+function isErrno(err: unknown): err is ErrnoError {
+  return err instanceof Error && typeof (err as ErrnoError).code === 'string' && typeof (err as ErrnoError).syscall === 'string';
+}
+
+/**
+ * One line for an expected fault of the machine: the cause, what was being done, the path (and
+ * the code, for searching). Null for anything else.
+ */
+export function describeFault(err: unknown): string | null {
+  if (!isErrno(err)) return null;
+  const code = err.code as string;
+  const syscall = err.syscall as string;
+  if (syscall === 'listen' || syscall === 'bind') {
+    const where = `${err.address ?? '?'}:${err.port ?? '?'}`;
+    if (code === 'EADDRINUSE') return `port ${err.port ?? '?'} on ${err.address ?? '?'} is already in use (EADDRINUSE): stop what uses it, or choose another --port`;
+    if (code === 'EACCES') return `permission denied listening on ${where} (EACCES): choose a --port above 1023`;
+    if (code === 'EADDRNOTAVAIL') return `${err.address ?? '?'} is not an address of this machine (EADDRNOTAVAIL): choose another --host`;
+    return `cannot listen on ${where}: ${err.message}`;
+  }
+  if (syscall === 'getaddrinfo') return `unknown host ${(err as { hostname?: string }).hostname ?? ''} (${code}): choose another --host`;
+  const cause = CAUSES[code];
+  if (cause === undefined || err.path === undefined) return null;
+  const doing = DOING[syscall] ?? syscall;
+  const dest = err.dest !== undefined ? ` to ${err.dest}` : '';
+  return `${cause} (${code}) ${doing} ${err.path}${dest}`;
+}
+
+export interface ReportContext {
+  /** Said after a failure that left this path as it was, e.g. "public was left as it was". */
+  kept?: string;
+}
+
+/** The line (or, for content problems, lines) for any failure, and its exit status. */
+export function failureMessage(err: unknown, context: ReportContext = {}): { text: string; status: number } {
+  const kept = context.kept === undefined ? '' : `; ${context.kept} was left as it was`;
+  if (err instanceof RefusedError) return { text: `error: ${err.message}\n`, status: EXIT_USAGE };
+  if (err instanceof ContentError) {
+    const note = context.kept === undefined ? '' : `The build stopped; ${context.kept} was left as it was.\n`;
+    return { text: `error: ${err.message}\n${note}`, status: EXIT_FAILED };
+  }
+  const fault = describeFault(err);
+  if (fault !== null) return { text: `error: ${fault}${kept}\n`, status: EXIT_FAILED };
+  const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  const debug = process.env.DEBUG !== undefined && process.env.DEBUG !== '' && process.env.DEBUG !== '0';
+  const stack = debug && err instanceof Error && err.stack !== undefined ? `${err.stack}\n` : '';
+  const hint = debug ? '' : ' (DEBUG=1 shows the stack)';
+  return { text: `error: ${message}${kept}${hint}\n${stack}`, status: EXIT_FAILED };
+}
+
+/** Prints the failure's message and exits with its status. */
+export function exitWith(err: unknown, context: ReportContext = {}): never {
+  const { text, status } = failureMessage(err, context);
+  // On a terminal the progress line may be half-written: clear it rather than append to it.
+  process.stderr.write(process.stderr.isTTY === true ? `\r\x1b[K${text}` : text);
+  process.exit(status);
+}
+
+/**
+ * Routes errors nobody caught (a rejected promise, an exception in a callback) through exitWith,
+ * so that even those end in one line rather than Node's stack trace.
+ */
+export function exitOnUncaught(context: ReportContext = {}): void {
+  // The same object: a caller may change what it says as its work goes on.
+  process.on('uncaughtException', (err) => exitWith(err, context));
+  process.on('unhandledRejection', (err) => exitWith(err, context));
+}

@@ -1,0 +1,283 @@
+// What the verifier asks a mirror: every URL of the site (the root, the OpenAPI document, every
+// page of every pre-rendered list, every record), and a seeded sample of what no file holds
+// (computed ranges, other spellings, errors, methods, revalidation, negotiation). Each request
+// is a Check; its expected answer is the core handler's answer to the same request.
+
+import { daysInMonth, pad2 } from '../core/dates.ts';
+import { entrySlice, pageCount, wholeList, type ListSlice } from '../core/lists.ts';
+import { pageURL, type LinkFilters } from '../core/pagination.ts';
+import { PERIOD_START } from '../core/period.ts';
+import { PRERENDERED_LISTS, prerenderedList } from '../core/prerendered.ts';
+import type { SiteIndex } from '../core/site-index.ts';
+import type { Collection } from '../core/types.ts';
+import { collectionURL } from '../core/urls.ts';
+import { pick, type Rand, sample, seededRandom } from './random.ts';
+
+export type Section = 'root' | 'schema' | 'lists' | 'details' | 'spellings' | 'ranges' | 'errors' | 'methods' | 'revalidation' | 'negotiation';
+
+/** How a revalidation sends the ETag of the expected GET answer in If-None-Match. */
+export type Revalidate = 'strong' | 'weak' | 'list' | 'other';
+
+export interface Check {
+  section: Section;
+  method: string;
+  /** Path and query, as sent. */
+  target: string;
+  /** Request headers besides If-None-Match (see `revalidate`). */
+  headers: Readonly<Record<string, string>>;
+  /** False for the HTML answer: its status and headers are checked, not its bytes or ETag. */
+  compareBody: boolean;
+  revalidate?: Revalidate;
+  /** What is special about the request, for a report ("CORS preflight"); empty for a plain GET. */
+  note: string;
+}
+
+export const JSON_ACCEPT = 'application/json';
+/** What a browser navigating sends. */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** An origin for the cross-origin requests; any would do. */
+export const OTHER_ORIGIN = 'https://reader.example';
+
+export interface PlanOptions {
+  /** Size of each seeded sample (computed ranges, `.json` spellings). */
+  sample: number;
+  seed: number;
+  /** Whether the build has the OpenAPI document. */
+  hasSchema: boolean;
+}
+
+const API = '/api/v1';
+
+function get(section: Section, target: string, note = '', headers: Record<string, string> = {}): Check {
+  return { section, method: 'GET', target, headers: { Accept: JSON_ACCEPT, ...headers }, compareBody: true, note };
+}
+
+function withMethod(check: Check, method: string, note: string, headers: Record<string, string> = {}): Check {
+  return { ...check, section: 'methods', method, note, headers: { ...check.headers, ...headers } };
+}
+
+/** `/api/v1/entries?page=2` → `/api/v1/entries.json?page=2`. */
+export function jsonSpelling(target: string): string {
+  const q = target.indexOf('?');
+  return q === -1 ? `${target}.json` : `${target.slice(0, q)}.json${target.slice(q)}`;
+}
+
+function listSlice(site: SiteIndex, collection: Collection, filters: LinkFilters): ListSlice {
+  if (collection === 'entries') return entrySlice(site.entryDates, filters);
+  return wholeList(collection === 'categories' ? site.categorySlugs.size : site.topicIds.size);
+}
+
+/** Every page of every pre-rendered list, by its canonical address. */
+function listPages(site: SiteIndex): string[] {
+  const targets: string[] = [];
+  for (const list of PRERENDERED_LISTS) {
+    const pages = pageCount(listSlice(site, list.collection, list.filters), site.pageSize);
+    const url = collectionURL('', list.collection);
+    for (let page = 1; page <= pages; page++) targets.push(pageURL(url, list.filters, page));
+  }
+  return targets;
+}
+
+function detailTargets(site: SiteIndex): string[] {
+  return [
+    ...site.entryDates.map((d) => `${API}/entries/${d}`),
+    ...[...site.categorySlugs].sort().map((s) => `${API}/categories/${s}`),
+    ...[...site.topicIds].sort((a, b) => a - b).map((id) => `${API}/topics/${id}`),
+  ];
+}
+
+/** A real date from 1659-11 to 1669-08: the period and a little either side. */
+function randomDate(rand: Rand): string {
+  const year = 1659 + rand(11);
+  const month = 1 + rand(12);
+  return `${year}-${pad2(month)}-${pad2(1 + rand(daysInMonth(year, month)))}`;
+}
+
+/** A query in a random order of its parameters: the order must not matter to a mirror. */
+function query(rand: Rand, params: Array<[string, string]>): string {
+  const shuffled = [...params];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = rand(i + 1);
+    [shuffled[i], shuffled[j]] = [shuffled[j] as [string, string], shuffled[i] as [string, string]];
+  }
+  return shuffled.map(([k, v]) => `${k}=${v}`).join('&');
+}
+
+/** Filters that no pre-rendered list has: both dates, one of them, reversed, one day. */
+function computedFilters(rand: Rand, site: SiteIndex): LinkFilters {
+  for (;;) {
+    const a = rand(4) === 0 && site.entryDates.length > 0 ? pick(rand, site.entryDates) : randomDate(rand);
+    const b = randomDate(rand);
+    const [lo, hi] = a <= b ? [a, b] : [b, a];
+    const shape = rand(10);
+    const filters: LinkFilters =
+      shape < 6 ? { start: lo, end: hi } : shape === 6 ? { start: a } : shape === 7 ? { end: a } : shape === 8 ? { start: hi, end: lo } : { start: a, end: a };
+    if (lo === hi && shape === 8) continue;
+    if (prerenderedList('entries', filters) === null) return filters;
+  }
+}
+
+function rangeTarget(rand: Rand, filters: LinkFilters, page: string | null): string {
+  const params: Array<[string, string]> = [];
+  if (filters.start !== undefined) params.push(['start', filters.start]);
+  if (filters.end !== undefined) params.push(['end', filters.end]);
+  if (page !== null) params.push(['page', page]);
+  return `${API}/entries?${query(rand, params)}`;
+}
+
+function computedRanges(rand: Rand, site: SiteIndex, n: number): string[] {
+  const targets: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const filters = computedFilters(rand, site);
+    const pages = pageCount(entrySlice(site.entryDates, filters), site.pageSize);
+    const r = rand(10);
+    const page = r < 4 ? null : r < 9 ? String(1 + rand(pages)) : 'last';
+    targets.push(rangeTarget(rand, filters, page));
+  }
+  return targets;
+}
+
+/** A real date of the period without an entry, if there is one. */
+function dateWithoutEntry(rand: Rand, site: SiteIndex): string | null {
+  const dates = new Set(site.entryDates);
+  for (let tries = 0; tries < 1000; tries++) {
+    const d = randomDate(rand);
+    if (d >= PERIOD_START && !dates.has(d)) return d;
+  }
+  return null;
+}
+
+function absentSlug(site: SiteIndex): string {
+  let slug = 'no-such-category';
+  while (site.categorySlugs.has(slug)) slug += '-x';
+  return slug;
+}
+
+function absentTopic(site: SiteIndex): number {
+  let id = 999_999_999;
+  while (site.topicIds.has(id)) id++;
+  return id;
+}
+
+function errors(rand: Rand, site: SiteIndex, n: number): string[] {
+  const total = (c: Collection) => pageCount(listSlice(site, c, {}), site.pageSize);
+  const first = site.entryDates[0] ?? '1660-01-01';
+  const computed = computedFilters(rand, site);
+  const targets = [
+    // Bad dates: 400, naming the parameter.
+    `${API}/entries?start=1661-13-01`,
+    `${API}/entries?end=1661-02-30`,
+    `${API}/entries?start=1661`,
+    `${API}/entries?start=yesterday`,
+    `${API}/entries?start=1660-01-01&end=1661-02-30`,
+    `${API}/entries?start=1661-02-30&page=abc`,
+    // Bad pages: 404 Invalid page.
+    `${API}/entries?page=0`,
+    `${API}/entries?page=-1`,
+    `${API}/entries?page=abc`,
+    `${API}/entries?page=1.5`,
+    `${API}/entries?page=${total('entries') + 1}`,
+    `${API}/categories?page=${total('categories') + 1}`,
+    `${API}/topics?page=${total('topics') + 1}`,
+    `${API}/topics?page=first`,
+    `${API}/entries?start=1660-01-01&end=1660-12-31&page=${pageCount(entrySlice(site.entryDates, { start: '1660-01-01', end: '1660-12-31' }), site.pageSize) + 1}`,
+    rangeTarget(rand, computed, String(pageCount(entrySlice(site.entryDates, computed), site.pageSize) + 1 + rand(3))),
+    // Unknown records: 404 No … matches the given query.
+    `${API}/entries/1700-01-01`,
+    `${API}/categories/${absentSlug(site)}`,
+    `${API}/topics/${absentTopic(site)}`,
+    // Malformed keys and unknown paths: 404 Not found.
+    `${API}/entries/1660-02-30`,
+    `${API}/entries/1660-1-1`,
+    `${API}/entries/${first}.json.json`,
+    `${API}/entries/${first}/extra`,
+    `${API}/topics/abc`,
+    `${API}/topics/-1`,
+    `${API}/categories/a.b`,
+    `${API}/entries/`,
+    `${API}/nothing`,
+    `${API}/index.json`,
+    `/api/v2`,
+    `/api/`,
+  ];
+  for (let i = 0; i < Math.max(1, Math.ceil(n / 10)); i++) {
+    const d = dateWithoutEntry(rand, site);
+    if (d !== null) targets.push(`${API}/entries/${d}`);
+  }
+  return targets;
+}
+
+/** Every request of a verification, in the order they are reported. */
+export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
+  const rand = seededRandom(options.seed);
+  const checks: Check[] = [];
+  const root = get('root', API);
+  checks.push(root, get('root', `${API}/`), get('root', `${API}.json`));
+  if (options.hasSchema) checks.push(get('schema', `${API}/schema`), get('schema', `${API}/schema.json`));
+
+  const pages = listPages(site);
+  for (const t of pages) checks.push(get('lists', t));
+  const details = detailTargets(site);
+  for (const t of details) checks.push(get('details', t));
+
+  // Other spellings of the same answers: `.json`, a page given explicitly or with leading zeros,
+  // `last`, empty or unknown parameters (ignored), a repeated parameter (the last counts).
+  for (const t of sample(rand, [...pages, ...details], options.sample)) checks.push(get('spellings', jsonSpelling(t)));
+  for (const t of [
+    `${API}/entries?page=1`,
+    `${API}/entries?page=01`,
+    `${API}/entries?page=last`,
+    `${API}/topics?page=last`,
+    `${API}/categories.json?page=1`,
+    `${API}/entries?start=&end=&page=`,
+    `${API}/entries?utm_source=verify&page=1`,
+    `${API}/entries?page=2&page=1`,
+    `${API}/entries?start=1661-01-01&end=1661-12-31`,
+    `${API}/entries?start=1661-01-01&end=1661-12-31&page=last`,
+    `${API}/topics/0${[...site.topicIds][0] ?? 1}`,
+  ]) {
+    checks.push(get('spellings', t));
+  }
+
+  const ranges = computedRanges(rand, site, options.sample);
+  for (const t of ranges) checks.push(get('ranges', t));
+
+  const errorTargets = errors(rand, site, options.sample);
+  for (const t of errorTargets) checks.push(get('errors', t));
+
+  // Methods: HEAD answers like GET without a body; OPTIONS and a CORS preflight; others 405.
+  const detail = get('details', details.length > 0 ? pick(rand, details) : `${API}/entries/1660-01-01`);
+  const page = get('lists', pick(rand, pages));
+  const range = get('ranges', ranges[0] ?? `${API}/entries?start=1660-01-01&end=1660-01-09`);
+  const notFound = get('errors', `${API}/nothing`);
+  const badDate = get('errors', `${API}/entries?start=1661-13-01`);
+  for (const c of [root, detail, page, range, notFound, badDate]) checks.push(withMethod(c, 'HEAD', ''));
+  checks.push(withMethod(root, 'GET', `cross-origin (Origin: ${OTHER_ORIGIN})`, { Origin: OTHER_ORIGIN }));
+  checks.push(withMethod(detail, 'OPTIONS', ''));
+  checks.push(withMethod(notFound, 'OPTIONS', ''));
+  checks.push(
+    withMethod(detail, 'OPTIONS', 'CORS preflight', {
+      Origin: OTHER_ORIGIN,
+      'Access-Control-Request-Method': 'GET',
+      'Access-Control-Request-Headers': 'if-none-match, x-requested-with',
+    }),
+  );
+  for (const c of [root, detail, page, range]) checks.push(withMethod(c, 'POST', ''));
+  checks.push(withMethod(detail, 'PUT', ''), withMethod(detail, 'DELETE', ''), withMethod(notFound, 'POST', ''));
+
+  // Revalidation with the ETag a whole mirror has: 304 when it matches, the answer when not.
+  const revalidate = (c: Check, how: Revalidate, note: string, method = 'GET'): Check => ({ ...c, section: 'revalidation', method, revalidate: how, note });
+  const revalidated = [root, detail, page, range, get('spellings', jsonSpelling(detail.target))];
+  if (options.hasSchema) revalidated.push(get('schema', `${API}/schema`));
+  for (const c of revalidated) checks.push(revalidate(c, 'strong', 'If-None-Match: its ETag'));
+  for (const c of sample(rand, details, Math.max(1, Math.ceil(options.sample / 10)))) checks.push(revalidate(get('details', c), 'strong', 'If-None-Match: its ETag'));
+  checks.push(revalidate(detail, 'weak', 'If-None-Match: its ETag, weak (W/)'));
+  checks.push(revalidate(page, 'list', 'If-None-Match: a list holding its ETag'));
+  checks.push(revalidate(detail, 'strong', 'If-None-Match: its ETag', 'HEAD'));
+  checks.push(revalidate(detail, 'other', 'If-None-Match: another ETag'));
+
+  // Negotiation: a browser gets the HTML view, with the same status.
+  checks.push({ ...detail, section: 'negotiation', headers: { Accept: BROWSER_ACCEPT }, compareBody: false, note: 'Accept: text/html (a browser)' });
+  checks.push({ ...notFound, section: 'negotiation', headers: { Accept: BROWSER_ACCEPT }, compareBody: false, note: 'Accept: text/html (a browser)' });
+  return checks;
+}

@@ -1,0 +1,27 @@
+// A directory tree as a comparable value: every entry (dot files included), with the hash of
+// each file's bytes and the target of each symlink. Two snapshots are equal when the trees are.
+
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** relative path → 'dir', 'link:<target>' or 'file:<sha1>'; null when `dir` does not exist. */
+export function snapshot(dir: string): Map<string, string> | null {
+  try {
+    lstatSync(dir);
+  } catch {
+    return null;
+  }
+  const out = new Map<string, string>();
+  const walk = (rel: string): void => {
+    const abs = rel === '' ? dir : join(dir, rel);
+    const s = lstatSync(abs);
+    if (s.isSymbolicLink()) out.set(rel, `link:${readlinkSync(abs)}`);
+    else if (s.isDirectory()) {
+      out.set(rel, 'dir');
+      for (const name of readdirSync(abs).sort()) walk(rel === '' ? name : `${rel}/${name}`);
+    } else out.set(rel, `file:${createHash('sha1').update(readFileSync(abs)).digest('hex')}`);
+  };
+  walk('');
+  return out;
+}
