@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { type ApiRequest, handle, splitTarget } from '../generator/core/handler.ts';
-import { answerCompressed } from '../generator/server/compress.ts';
+import { compression } from '../generator/server/compress.ts';
 import { siteLoader } from '../generator/server/site.ts';
 
 // What bench/autocannon.d.ts leaves out and this benchmark needs: request headers, bytes read.
@@ -123,17 +123,17 @@ async function load(origin: string, paths: readonly string[], headers: Record<st
 const loaded = siteLoader(outDir).current();
 if (!loaded.ok) throw new Error(loaded.error.detail);
 const site = loaded.value;
-const core = (request: ApiRequest) => handle(request, site.index, site.read);
+const answer = (request: ApiRequest) => handle(request, site.index, site.read, compression);
 async function cpuMicros(paths: readonly string[], headers: Record<string, string>, distinct: boolean): Promise<number> {
   const request = (path: string): ApiRequest => ({ method: 'GET', ...splitTarget(path), header: (name) => headers[name] ?? null });
   const n = 2000;
   let i = distinct ? next : 0;
   // Warm-up: every file read (and its compressed forms kept) once; new ranges stay new.
   const warm = distinct ? 100 : Math.min(paths.length, 2000);
-  for (let k = 0; k < warm; k++) await answerCompressed(request(paths[i++ % paths.length] as string), core);
+  for (let k = 0; k < warm; k++) await answer(request(paths[i++ % paths.length] as string));
   // CPU time, not wall time: the other processes of a busy machine do not count.
   const t = process.cpuUsage();
-  for (let k = 0; k < n; k++) await answerCompressed(request(paths[i++ % paths.length] as string), core);
+  for (let k = 0; k < n; k++) await answer(request(paths[i++ % paths.length] as string));
   if (distinct) next = i;
   const used = process.cpuUsage(t);
   return (used.user + used.system) / n;

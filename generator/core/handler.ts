@@ -54,30 +54,57 @@ export function splitTarget(target: string): { path: string; query: string } {
 /** Reads one file of the built site (a path relative to it); null when there is no such file. */
 export type ReadFile = (file: string) => Uint8Array | null | Promise<Uint8Array | null>;
 
+/**
+ * A content coding an adapter applies to bodies (the local server compresses; the CDNs compress
+ * themselves). The representation, its validator and the 304 are still decided here, once.
+ */
+export interface ContentCoder {
+  /** The coding to send this body in for this request (e.g. `br`), or null for none. */
+  choose(request: ApiRequest, body: Uint8Array): string | null;
+  /** The body in that coding; `etag` is the identity body's, when it has one (for a cache). */
+  encode(body: Uint8Array, coding: string, etag: string | undefined): Uint8Array;
+}
+
+/**
+ * The ETag of the `coding` form of a representation whose identity ETag is `etag`: another strong
+ * validator (RFC 9110, 8.8.3), still a function of the identity bytes alone.
+ */
+export function codedEtag(etag: string, coding: string): string {
+  return etag.replace(/"$/, `-${coding}"`);
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Answers a request under /api/ for a built site. */
-export async function handle(request: ApiRequest, site: SiteIndex, readFile: ReadFile): Promise<ApiResponse> {
+export async function handle(request: ApiRequest, site: SiteIndex, readFile: ReadFile, coder?: ContentCoder): Promise<ApiResponse> {
   const query = listQuery(new URLSearchParams(request.query));
   const a: Answer = answer(request.method, request.path, query, site);
-  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site.apiOrigin);
+  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site.apiOrigin, coder);
   const bytes = await readFile(a.file);
   if (bytes === null) {
-    return errorResponse(request, {
-      status: 503,
-      detail: `The built site is incomplete: it lacks ${a.file}, which its index lists. Build and publish it again.`,
-    });
+    return errorResponse(
+      request,
+      { status: 503, detail: `The built site is incomplete: it lacks ${a.file}, which its index lists. Build and publish it again.` },
+      coder,
+    );
   }
-  return represent(request, query, 200, bytes, site.apiOrigin);
+  return represent(request, query, 200, bytes, site.apiOrigin, coder);
 }
 
 /** The contract's error answer for a request, without a site (e.g. no index could be loaded). */
-export function errorResponse(request: ApiRequest, error: ApiError): ApiResponse {
-  return represent(request, listQuery(new URLSearchParams(request.query)), error.status, encoder.encode(errorBody(error)));
+export function errorResponse(request: ApiRequest, error: ApiError, coder?: ContentCoder): ApiResponse {
+  return represent(request, listQuery(new URLSearchParams(request.query)), error.status, encoder.encode(errorBody(error)), undefined, coder);
 }
 
-function represent(request: ApiRequest, query: ListQuery, status: number, json: Uint8Array, apiOrigin?: string): ApiResponse {
+function represent(
+  request: ApiRequest,
+  query: ListQuery,
+  status: number,
+  json: Uint8Array,
+  apiOrigin: string | undefined,
+  coder: ContentCoder | undefined,
+): ApiResponse {
   const method = request.method;
   const headers: Record<string, string> = {
     'Content-Type': JSON_TYPE,
@@ -103,10 +130,18 @@ function represent(request: ApiRequest, query: ListQuery, status: number, json: 
     body = encoder.encode(html);
   }
   const cacheable = (method === 'GET' || method === 'HEAD') && status < 500;
-  if (status >= 200 && status < 300) {
-    const etag = etagOf(body);
+  let etag = status >= 200 && status < 300 ? etagOf(body) : undefined;
+  const coding = coder?.choose(request, body) ?? null;
+  if (coder !== undefined && coding !== null) {
+    body = coder.encode(body, coding, etag);
+    headers.Vary = `${headers.Vary}, Accept-Encoding`;
+    if (etag !== undefined) etag = codedEtag(etag, coding);
+  }
+  if (etag !== undefined) {
     headers.ETag = etag;
+    // The client's copy is current: 304, with the headers of the answer it would get, no body.
     if (ifNoneMatchHits(request.header('if-none-match'), etag)) return { status: 304, headers, body, sendBody: false, cacheable };
   }
+  if (coding !== null) headers['Content-Encoding'] = coding;
   return { status, headers, body, sendBody: method !== 'HEAD', cacheable };
 }

@@ -2,10 +2,9 @@
 // the client's Accept-Encoding allows it. The core's answer is not touched: this wraps it.
 //
 // Validators (RFC 9110, 8.8.3): a compressed body is another representation, so it has another
-// strong ETag: the identity one with the coding appended (`"<hash>-br"`), still a function of the
-// identity bytes alone, so a mirror can be checked by ETag whatever zlib version compressed it.
-// If-None-Match is therefore evaluated here, against the ETag of the representation this request
-// gets, and not by the core against the identity one: the core is asked without it.
+// strong ETag: the identity one with the coding appended (`"<hash>-br"`, core/handler.ts
+// codedEtag), still a function of the identity bytes alone, so a mirror can be checked by ETag
+// whatever zlib version compressed it. The core applies this coding and decides the 304.
 //
 // Compressed bodies are kept by identity ETag and coding (the ETag is a hash of the bytes), up to
 // a budget: a file, a computed range or an HTML page is compressed once, however often it is
@@ -13,8 +12,7 @@
 // compressed each time. The levels are chosen for speed: see the figures in docs/browsing.md.
 
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { ifNoneMatchHits } from '../core/etag.ts';
-import type { ApiRequest, ApiResponse } from '../core/handler.ts';
+import type { ContentCoder } from '../core/handler.ts';
 
 export type Coding = 'br' | 'gzip';
 
@@ -86,42 +84,8 @@ function compressed(body: Uint8Array, coding: Coding, etag: string | undefined):
   return out;
 }
 
-/** The ETag of the `coding` form of the representation whose identity ETag is `etag`. */
-export function codedEtag(etag: string, coding: Coding): string {
-  return etag.replace(/"$/, `-${coding}"`);
-}
-
-/** The request as the core must see it when this layer compresses: without If-None-Match. */
-function withoutIfNoneMatch(request: ApiRequest): ApiRequest {
-  return { ...request, header: (name) => (name.toLowerCase() === 'if-none-match' ? null : request.header(name)) };
-}
-
-/** The core's answer with `coding` applied where it pays, and If-None-Match evaluated on the result. */
-function encode(r: ApiResponse, method: string, coding: Coding, ifNoneMatch: string | null): ApiResponse {
-  let out = r;
-  // A body that is sent, or that a HEAD describes (its headers are those GET would send).
-  if ((r.sendBody || method === 'HEAD') && r.body.length >= MIN_COMPRESSED_BYTES) {
-    const headers: Record<string, string> = { ...r.headers, 'Content-Encoding': coding };
-    headers.Vary = r.headers.Vary === undefined ? 'Accept-Encoding' : `${r.headers.Vary}, Accept-Encoding`;
-    if (r.headers.ETag !== undefined) headers.ETag = codedEtag(r.headers.ETag, coding);
-    out = { ...r, headers, body: compressed(r.body, coding, r.headers.ETag) };
-  }
-  const etag = out.headers.ETag;
-  if (etag !== undefined && out.status >= 200 && out.status < 300 && ifNoneMatchHits(ifNoneMatch, etag)) {
-    // The 304 of the compressed answer: its ETag and Vary, no body and so no Content-Encoding.
-    const { 'Content-Encoding': _, ...headers } = out.headers;
-    return { ...out, status: 304, headers, sendBody: false };
-  }
-  return out;
-}
-
-/**
- * Answers `request` with `answer` (the core's handler over the site), compressed when the client
- * accepts a coding and the body is large enough; without an acceptable coding, exactly the
- * core's answer.
- */
-export async function answerCompressed(request: ApiRequest, answer: (request: ApiRequest) => Promise<ApiResponse>): Promise<ApiResponse> {
-  const coding = negotiateCoding(request.header('accept-encoding'));
-  if (coding === null || request.method === 'OPTIONS') return answer(request);
-  return encode(await answer(withoutIfNoneMatch(request)), request.method, coding, request.header('if-none-match'));
-}
+/** The local server's content coding (for the core's handler): compressed where it pays. */
+export const compression: ContentCoder = {
+  choose: (request, body) => (body.length < MIN_COMPRESSED_BYTES ? null : negotiateCoding(request.header('accept-encoding'))),
+  encode: (body, coding, etag) => compressed(body, coding as Coding, etag),
+};

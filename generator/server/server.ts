@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { ApiError } from '../core/errors.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, handle, splitTarget } from '../core/handler.ts';
-import { answerCompressed } from './compress.ts';
+import { compression } from './compress.ts';
 import { siteLoader } from './site.ts';
 
 export interface ServerOptions {
@@ -41,26 +41,27 @@ function send(res: ServerResponse, r: ApiResponse): void {
 export function createApiServer(options: ServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = siteLoader(options.publicDir);
+  const coder = options.compress === false ? undefined : compression;
 
   const answer = async (request: ApiRequest): Promise<ApiResponse> => {
     const loaded = site.current();
-    if (!loaded.ok) return errorResponse(request, loaded.error);
-    const first = await handle(request, loaded.value.index, loaded.value.read);
+    if (!loaded.ok) return errorResponse(request, loaded.error, coder);
+    const first = await handle(request, loaded.value.index, loaded.value.read, coder);
     // A file its index lists was missing: a rebuild swapped generations in between. Once more,
     // with the generation that is live now.
     if (first.status !== 503) return first;
     const again = site.current();
-    return again.ok && again.value !== loaded.value ? handle(request, again.value.index, again.value.read) : first;
+    return again.ok && again.value !== loaded.value ? handle(request, again.value.index, again.value.read, coder) : first;
   };
 
   const server = createServer((req, res) => {
     const request = apiRequest(req.method ?? 'GET', req.url ?? '/', req.headers);
-    (options.compress === false ? answer(request) : answerCompressed(request, answer)).then(
+    answer(request).then(
       (r) => send(res, r),
       (err: unknown) => {
         log(`error answering ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
         if (res.headersSent) res.destroy();
-        else send(res, errorResponse(request, { status: 500, detail: 'Server error.' }));
+        else send(res, errorResponse(request, { status: 500, detail: 'Server error.' }, coder));
       },
     );
   });
