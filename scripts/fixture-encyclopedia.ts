@@ -14,42 +14,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { prngOf } from '../generator/core/random.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Seeded randomness. sfc32 seeded through a string hash: small, fast, and the same everywhere.
+// Seeded randomness: the project's one generator (generator/core/random.ts), as floats.
 
 export type Random = () => number;
 
-function hashSeed(text: string): [number, number, number, number] {
-  // cyrb128: four 32-bit words from a string.
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
-  for (let i = 0; i < text.length; i++) {
-    const k = text.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-  return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0];
-}
-
 /** A PRNG returning floats in [0, 1), fully determined by `seed`. */
 export function seededRandom(seed: string): Random {
-  let [a, b, c, d] = hashSeed(seed);
-  return () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
+  const rand = prngOf(seed);
+  return () => rand(0x100000000) / 0x100000000;
 }
 
 const int = (random: Random, min: number, max: number): number => min + Math.floor(random() * (max - min + 1));

@@ -24,7 +24,7 @@ import {
 import { emulatorToml } from '../tools/netlify/emulator.ts';
 import { randomRequests } from './edge/requests.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
-import { prng } from './helpers/random.ts';
+import { prng } from '../generator/core/random.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const REPO = join(import.meta.dirname, '..');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prng } from './helpers/random.ts';
+import { prng } from '../generator/core/random.ts';
 import { envelope, pretty, resultFragment } from '../generator/core/json.ts';
 import { type ListQuery, listQuery, planEntryRequest, requestedPage, renderPage, wholeList } from '../generator/core/lists.ts';
 import { pageURL, parsePage, totalPagesFor } from '../generator/core/pagination.ts';

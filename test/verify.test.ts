@@ -19,7 +19,7 @@ import { formatDifferences, summaryLine } from '../generator/verify/report.ts';
 import { type VerifyReport, verifyMirror } from '../generator/verify/verify.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
-import { prng } from './helpers/random.ts';
+import { prng } from '../generator/core/random.ts';
 
 const repo = join(import.meta.dirname, '..');
 const run = promisify(execFile);

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { configOverrides, CONFIG_OPTIONS, parseOrExit } from './options.ts';
 import { fail, failureMessage, EXIT_USAGE } from './exit.ts';
 import { type ExpectedSite, expectedFromBuilt, expectedFromContent } from '../verify/expected.ts';
-import { freshSeed } from '../verify/random.ts';
 import { formatDifferences, formatNotes, summaryLine } from '../verify/report.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_SAMPLE, type VerifyProgress, verifyMirror } from '../verify/verify.ts';
 import { parseOrigin } from '../content/config.ts';
@@ -99,7 +98,7 @@ if (values['api-origin'] !== undefined) {
 }
 const concurrency = whole('concurrency', values.concurrency, 1, 256) ?? DEFAULT_CONCURRENCY;
 const sampleSize = whole('sample', values.sample, 0, 1_000_000) ?? DEFAULT_SAMPLE;
-const seed = whole('seed', values.seed, 0, 0xffffffff) ?? freshSeed();
+const seed = whole('seed', values.seed, 0, 0xffffffff) ?? Math.floor(Math.random() * 1_000_000);
 const overrides = configOverrides(values);
 const quiet = values.quiet === true;
 

@@ -11,7 +11,7 @@ import { PRERENDERED_LISTS, prerenderedList } from '../core/prerendered.ts';
 import type { SiteIndex } from '../core/site-index.ts';
 import type { Collection } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
-import { pick, type Rand, sample, seededRandom } from './random.ts';
+import { pick, prng, type Rand, sample } from '../core/random.ts';
 
 export type Section = 'root' | 'schema' | 'lists' | 'details' | 'spellings' | 'ranges' | 'errors' | 'methods' | 'revalidation' | 'negotiation';
 
@@ -209,7 +209,7 @@ function errors(rand: Rand, site: SiteIndex, n: number): string[] {
 
 /** Every request of a verification, in the order they are reported. */
 export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
-  const rand = seededRandom(options.seed);
+  const rand = prng(options.seed);
   const checks: Check[] = [];
   const root = get('root', API);
   checks.push(root, get('root', `${API}/`), get('root', `${API}.json`));

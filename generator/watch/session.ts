@@ -24,7 +24,7 @@ import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/ge
 import { RenderMemo } from '../render/render-memo.ts';
 import { type OutputFile, renderSite } from '../render/render-site.ts';
 import { discard } from '../output/trash.ts';
-import { writeFiles } from '../output/writer.ts';
+import { prepareOutput, writeFiles } from '../output/writer.ts';
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 export const GRACE_MS = 1000;
@@ -187,6 +187,8 @@ export class BuildSession {
    * file system's error if the trees cannot be written.
    */
   static async open(options: SessionOptions): Promise<BuildSession> {
+    // Before anything is read or written: the output must be this build's to replace.
+    prepareOutput(options.contentDir, options.outDir);
     const state = await readContent(options.contentDir, options);
     const v = validate(state);
     if (!v.ok) throw new ContentError(v.problems, options.contentDir);

@@ -5,7 +5,7 @@
 
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
-import { prng } from '../helpers/random.ts';
+import { prng } from '../../generator/core/random.ts';
 import { type OpenApiChecker, openApiChecker } from './openapi-check.ts';
 
 export interface ContractTarget {

@@ -9,7 +9,7 @@ export interface RandomRequest {
   path: string;
 }
 
-import { prng } from '../helpers/random.ts';
+import { prng } from '../../generator/core/random.ts';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 

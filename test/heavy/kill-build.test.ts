@@ -13,7 +13,7 @@ import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts'
 import { leftoverOf } from '../../generator/output/trash.ts';
 import { writeEncyclopediaFixture } from '../../scripts/fixture-encyclopedia.ts';
 import { startCli } from '../helpers/cli.ts';
-import { prng } from '../helpers/random.ts';
+import { prng } from '../../generator/core/random.ts';
 import { snapshot } from '../helpers/snapshot.ts';
 import { tempDir } from '../helpers/temp.ts';
 

@@ -14,7 +14,7 @@ import type { ConfigOverrides } from '../../generator/content/config.ts';
 import { startWatching } from '../../generator/watch/watch.ts';
 import { writeContent } from '../helpers/content.ts';
 import { readTree } from '../helpers/files.ts';
-import { prng } from '../helpers/random.ts';
+import { prng } from '../../generator/core/random.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { answer, coldBuild, differing, samplePaths, serve } from '../helpers/watch-check.ts';
 import { randomOp, randomSite, repair, type RunCount, runRandomSequences, SITE_YAML } from '../helpers/watch-random.ts';

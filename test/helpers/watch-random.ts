@@ -15,7 +15,7 @@ import { ContentError } from '../../generator/content/problems.ts';
 import { startWatching, type WatchOptions } from '../../generator/watch/watch.ts';
 import { entryFile, writeContent } from './content.ts';
 import { readTree } from './files.ts';
-import { prng } from './random.ts';
+import { prng } from '../../generator/core/random.ts';
 import { tempDir } from './temp.ts';
 import { answer, coldBuild, differing, problemLines, samplePaths, serve } from './watch-check.ts';
 

@@ -1,10 +1,14 @@
-// The verifier's seeded sample: the same seed picks the same requests, so that a run that found a
-// difference can be repeated exactly (`--seed`).
+// The project's one seeded random generator: the verifier's sample, the synthetic encyclopedia and
+// every randomised test draw from it, so that the same seed repeats the same run on any machine
+// and in any runtime (it is pure arithmetic). Not for anything secret.
 
-/** `rand(n)` is an integer in [0, n). Mulberry32: small, fast, good enough to pick a sample. */
+import { fnv1a } from './hash.ts';
+
+/** `rand(n)` is an integer in [0, n). */
 export type Rand = (n: number) => number;
 
-export function seededRandom(seed: number): Rand {
+/** Mulberry32: small, fast, and good enough to pick samples and shape test data. */
+export function prng(seed: number): Rand {
   let s = seed >>> 0;
   return (n) => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -13,6 +17,11 @@ export function seededRandom(seed: number): Rand {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) % n;
   };
+}
+
+/** A generator seeded by a text (e.g. `fixture/topics`), for streams that must not interfere. */
+export function prngOf(text: string): Rand {
+  return prng(fnv1a(text));
 }
 
 /** One element of a non-empty list. */
@@ -26,9 +35,4 @@ export function sample<T>(rand: Rand, list: readonly T[], n: number): T[] {
   const chosen = new Set<number>();
   while (chosen.size < n) chosen.add(rand(list.length));
   return [...chosen].sort((a, b) => a - b).map((i) => list[i] as T);
-}
-
-/** A fresh seed for a run that was given none (printed, so that the run can be repeated). */
-export function freshSeed(): number {
-  return Math.floor(Math.random() * 1_000_000);
 }
