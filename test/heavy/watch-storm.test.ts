@@ -17,7 +17,7 @@ import { readTree } from '../helpers/files.ts';
 import { prng } from '../../generator/core/random.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { answer, coldBuild, differing, samplePaths, serve } from '../helpers/watch-check.ts';
-import { randomOp, randomSite, repair, type RunCount, runRandomSequences, SITE_YAML } from '../helpers/watch-random.ts';
+import { FLICKER_FILE, randomOp, randomSite, repair, type RunCount, runRandomSequences, SITE_YAML } from '../helpers/watch-random.ts';
 
 const baseSeed = Number(process.env.WATCH_SEED ?? Date.now() % 1_000_000_000);
 const STORM_MS = 20_000;
@@ -44,7 +44,7 @@ async function storm(contentDir: string, origin: string, paths: string[], rand: 
   const until = Date.now() + STORM_MS;
   // A topic no entry names, in a directory the random operations leave in place; in a process
   // of its own, so that it keeps its pace whatever this one is busy with.
-  const flicker = join(contentDir, 'topics/flicker.yaml');
+  const flicker = join(contentDir, FLICKER_FILE);
   const child = spawn(process.execPath, ['-e', FLICKER, flicker, String(STORM_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const creator = new Promise<void>((resolve, reject) => {
     let out = '';
