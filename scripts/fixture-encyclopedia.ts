@@ -44,7 +44,7 @@ export class ZipfSampler {
   constructor(n: number, s: number) {
     this.cdf = new Float64Array(n);
     let total = 0;
-    for (let i = 0; i < n; i++) this.cdf[i] = total += 1 / Math.pow(i + 1, s);
+    for (let i = 0; i < n; i++) this.cdf[i] = total += 1 / (i + 1) ** s;
     for (let i = 0; i < n; i++) this.cdf[i] = (this.cdf[i] as number) / total;
   }
   sample(random: Random): number {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configOverrides, CONFIG_OPTIONS, parseOrExit } from './options.ts';
 import { fail, failureMessage, EXIT_USAGE } from './exit.ts';
+import type { Result } from '../core/result.ts';
 import { type ExpectedSite, expectedFromBuilt, expectedFromContent } from '../verify/expected.ts';
 import { formatDifferences, formatNotes, summaryLine } from '../verify/report.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_SAMPLE, type VerifyProgress, verifyMirror } from '../verify/verify.ts';
@@ -147,7 +148,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 try {
-  let loaded;
+  let loaded: Result<ExpectedSite, string>;
   if (values.built !== undefined) {
     say(`reading ${values.built}`);
     loaded = expectedFromBuilt(values.built, apiOrigin);

@@ -5,7 +5,7 @@ import { asMapping, type FieldSource, problem, rejectUnknownKeys, requiredString
 import type { Problem } from './problems.ts';
 import { parseYamlList } from './yaml-text.ts';
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export interface ParsedCategory {
   line: number;

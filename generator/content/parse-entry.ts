@@ -81,7 +81,7 @@ export function parseEntryFile(raw: string, file: string, defaultModified: strin
   }
 
   const body = text.slice(closeAtEnd + 5);
-  const marker = body.startsWith(FOOTNOTES_MARKER + '\n') || body === FOOTNOTES_MARKER ? 0 : body.indexOf('\n' + FOOTNOTES_MARKER);
+  const marker = body.startsWith(`${FOOTNOTES_MARKER}\n`) || body === FOOTNOTES_MARKER ? 0 : body.indexOf(`\n${FOOTNOTES_MARKER}`);
   const entryHTML = marker === -1 ? body : body.slice(0, marker);
   const footnotesHTML = marker === -1 ? '' : body.slice(marker + FOOTNOTES_MARKER.length + (marker === 0 ? 0 : 1));
 

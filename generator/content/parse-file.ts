@@ -30,7 +30,7 @@ export type ParsedFile =
   | ({ kind: 'topic'; parsed: ParsedTopic | null; problems: Problem[] } & FileFacts);
 
 /** Parses the text of one file (no I/O). */
-export function parseText(job: FileJob, text: string, defaultModified: string, signature = ''): ParsedFile {
+function parseText(job: FileJob, text: string, defaultModified: string, signature = ''): ParsedFile {
   const problems: Problem[] = [];
   return job.kind === 'entry'
     ? { kind: 'entry', parsed: parseEntryFile(text, job.file, defaultModified, problems), problems, gone: false, signature }

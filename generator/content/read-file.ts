@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { fail, ok, type Result } from '../core/result.ts';
 import type { Problem } from './problems.ts';
 
-export interface FileText {
+interface FileText {
   text: string;
   /** Identity and version of what was read (see signatureAt). */
   signature: string;
 }
 
 /** Why a file gave no text: it is gone (not a problem), or a problem located at it. */
-export type ReadFailure = { gone: true } | { gone: false; signature: string; problem: Problem };
+type ReadFailure = { gone: true } | { gone: false; signature: string; problem: Problem };
 
 /** Text of a file, or why there is none. */
 export type ReadOutcome = Result<FileText, ReadFailure>;
@@ -25,7 +25,7 @@ export type ReadOutcome = Result<FileText, ReadFailure>;
 // writer (it is then refused by its type). Windows has no such flag and no FIFOs to fear.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /** A content file is a few KiB; one past this is not read (a video saved under a wrong name, say). */
-export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -33,7 +33,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * changing (file times move in clock ticks of up to ~10 ms): what is read from it is not trusted
  * to match its signature (the trouble Git calls "racy clean").
  */
-export const RACY_MS = 1000;
+const RACY_MS = 1000;
 
 function signatureOf(s: Stats): string {
   return `${s.dev}:${s.ino}:${s.mode}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;

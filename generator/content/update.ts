@@ -17,13 +17,13 @@ import type { Problem } from './problems.ts';
 import { signatureAt } from './read-file.ts';
 import { lowerBound } from '../core/ranges.ts';
 
-export type ChangeKind = FileKind | 'categories' | 'site' | 'other';
+type ChangeKind = FileKind | 'categories' | 'site' | 'other';
 
 /**
  * What a path (relative to the content directory, `/`-separated) is, by the same rules as
  * discovery (discover.ts): no part may start with a dot, entries end in .html, topics .yaml.
  */
-export function classify(path: string): ChangeKind {
+function classify(path: string): ChangeKind {
   if (path === SITE_FILE) return 'site';
   if (path === CATEGORIES_FILE) return 'categories';
   const parts = path.split('/');

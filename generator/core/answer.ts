@@ -20,7 +20,7 @@ export type Answer =
 
 const MODEL_NAMES = { entries: 'Entry', categories: 'Category', topics: 'Topic' } as const;
 
-export function errorAnswer(error: ApiError): Answer {
+function errorAnswer(error: ApiError): Answer {
   return { kind: 'body', status: error.status, body: errorBody(error) };
 }
 

@@ -3,7 +3,7 @@
 // can be checked by ETag alone), and RFC 9110's If-None-Match: weak comparison, `*`, lists.
 
 /** 64 bits of a MurmurHash3-style hash over the bytes, as 16 hex digits. Not for security. */
-export function hashBytes(bytes: Uint8Array): string {
+function hashBytes(bytes: Uint8Array): string {
   let h1 = 0x9747b28c ^ bytes.length;
   let h2 = 0x85ebca6b ^ bytes.length;
   const words = bytes.length & ~3;

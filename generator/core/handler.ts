@@ -69,7 +69,7 @@ export interface ContentCoder {
  * The ETag of the `coding` form of a representation whose identity ETag is `etag`: another strong
  * validator (RFC 9110, 8.8.3), still a function of the identity bytes alone.
  */
-export function codedEtag(etag: string, coding: string): string {
+function codedEtag(etag: string, coding: string): string {
   return etag.replace(/"$/, `-${coding}"`);
 }
 

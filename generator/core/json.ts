@@ -10,7 +10,7 @@ const ITEM_INDENT = '    ';
 
 /** A record pretty-printed as an element of the `results` array of a list envelope. */
 export function resultFragment(record: unknown): string {
-  return ITEM_INDENT + pretty(record).replaceAll('\n', '\n' + ITEM_INDENT);
+  return ITEM_INDENT + pretty(record).replaceAll('\n', `\n${ITEM_INDENT}`);
 }
 
 export interface EnvelopeHead {

@@ -15,7 +15,7 @@ export function lowerBound(dates: readonly IsoDate[], date: IsoDate): number {
 }
 
 /** Index of the first date > `date`. */
-export function upperBound(dates: readonly IsoDate[], date: IsoDate): number {
+function upperBound(dates: readonly IsoDate[], date: IsoDate): number {
   let lo = 0;
   let hi = dates.length;
   while (lo < hi) {

@@ -11,7 +11,7 @@ const MONTHS = [
 ];
 
 /** Julian Day Number of a date of the Julian calendar (valid for all years after 4800 BC). */
-export function julianDayNumber(year: number, month: number, day: number): number {
+function julianDayNumber(year: number, month: number, day: number): number {
   const a = Math.floor((14 - month) / 12);
   const y = year + 4800 - a;
   const m = month + 12 * a - 3;

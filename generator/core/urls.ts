@@ -4,10 +4,6 @@ import type { Collection, IsoDate } from './types.ts';
 
 export const API_PATH = '/api/v1';
 
-export function rootURL(apiOrigin: string): string {
-  return apiOrigin + API_PATH;
-}
-
 export function collectionURL(apiOrigin: string, collection: Collection): string {
   return `${apiOrigin}${API_PATH}/${collection}`;
 }

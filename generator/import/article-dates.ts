@@ -7,7 +7,8 @@
 // datetime is normally right and is the only full date, so it wins unless it disagrees with both
 // the id and the printed day while the id agrees with the printed day (then the datetime is a typo).
 
-import { daysBetween, gregorianToJulian, isIsoDate, padLooseDate } from './old-style.ts';
+import { isIsoDate } from '../core/dates.ts';
+import { daysBetween, gregorianToJulian, padLooseDate } from './old-style.ts';
 import type { Article } from './corpus.ts';
 import { descendants, getAttr, textContent, type XElement } from './xml.ts';
 
@@ -39,7 +40,7 @@ export type DateResult =
   | { kind: 'undated'; reason: string };
 
 /** `entry-1661-7-18/1661-7-23` → ['1661-07-18', '1661-07-23']; null when the id holds no date. */
-export function idDates(id: string): { start: string; end: string } | null {
+function idDates(id: string): { start: string; end: string } | null {
   const m = /^entry-(\d{4}-\d{1,2}-\d{1,2})(?:\/(\d{4}-\d{1,2}-\d{1,2}))?$/.exec(id);
   if (!m) return null;
   const start = padLooseDate(m[1] as string);

@@ -14,7 +14,7 @@ export class EditionError extends Error {
   }
 }
 
-export interface Chapter {
+interface Chapter {
   /** 1-based chapter number from `chapter-N.xhtml`; the edition's reading order. */
   number: number;
   file: string;
@@ -32,7 +32,7 @@ export interface Article {
 }
 
 /** A note reference found outside every article: in a chapter heading or between articles. */
-export interface StrayNoteRef {
+interface StrayNoteRef {
   noteId: string;
   file: string;
   place: 'chapter heading' | 'outside any article';
@@ -79,7 +79,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * The text of one file of the edition, read whole or not at all: an unreadable, empty or
  * non-UTF-8 file stops the import with its path, since going on would lose its entries silently.
  */
-export function readEditionFile(file: string): string {
+function readEditionFile(file: string): string {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);

@@ -9,7 +9,7 @@ import { type ArticleDate, type DateConflict, resolveArticleDate } from './artic
 import { isInPeriod } from '../core/period.ts';
 import type { Article } from './corpus.ts';
 
-export interface EntryPlan {
+interface EntryPlan {
   /** Julian date, the entry's `date`. */
   date: string;
   /** The entry's articles in reading order, with their own date (null for an attached undated one). */
@@ -45,9 +45,9 @@ export function groupArticles(articles: readonly Article[]): Grouping {
   const conflicts: DateConflict[] = [];
   const outOfPeriod: Grouping['outOfPeriod'] = [];
   const place = (article: Article, date: ArticleDate | null, entryDate: string): void => {
-    let entry = byDate.get(entryDate);
-    if (!entry) byDate.set(entryDate, (entry = { date: entryDate, parts: [] }));
-    entry.parts.push({ article, date });
+    const entry = byDate.get(entryDate);
+    if (entry) entry.parts.push({ article, date });
+    else byDate.set(entryDate, { date: entryDate, parts: [{ article, date }] });
     entryOfArticle.set(article.index, entryDate);
   };
 

@@ -21,7 +21,7 @@ export interface LinkContext {
   noteHomes: ReadonlyMap<string, string>;
 }
 
-export type LinkKind = 'noteref' | 'backlink' | 'note' | 'entry';
+type LinkKind = 'noteref' | 'backlink' | 'note' | 'entry';
 
 export interface LinkLog {
   rewritten: Record<LinkKind, number>;
@@ -53,9 +53,9 @@ export function entryLinkRewriter(ctx: LinkContext, date: string, log: LinkLog):
   return (a) => {
     const href = getAttr(a, 'href');
     if (href === undefined) return 'keep';
-    let m: RegExpExecArray | null;
-    if ((m = /^endnotes\.xhtml#(note-\d+)$/.exec(href))) {
-      const noteId = m[1] as string;
+    const noteref = /^endnotes\.xhtml#(note-\d+)$/.exec(href);
+    if (noteref) {
+      const noteId = noteref[1] as string;
       const address = noteAddress(noteId);
       if (address === null) return unwrap(href, 'reference to a note that is not printed in any entry');
       setAttr(a, 'href', address);
@@ -68,21 +68,24 @@ export function entryLinkRewriter(ctx: LinkContext, date: string, log: LinkLog):
       log.rewritten.noteref++;
       return 'keep';
     }
-    if ((m = /^(?:chapter-\d+\.xhtml)?#noteref-(\d+)$/.exec(href))) {
-      if (ctx.noteHomes.get(`note-${m[1]}`) !== date) return unwrap(href, 'backlink to a reference in another entry');
-      setAttr(a, 'href', `#noteref-${m[1]}`);
+    const backlink = /^(?:chapter-\d+\.xhtml)?#noteref-(\d+)$/.exec(href);
+    if (backlink) {
+      if (ctx.noteHomes.get(`note-${backlink[1]}`) !== date) return unwrap(href, 'backlink to a reference in another entry');
+      setAttr(a, 'href', `#noteref-${backlink[1]}`);
       log.rewritten.backlink++;
       return 'keep';
     }
-    if ((m = /^(?:endnotes\.xhtml)?#(note-\d+)$/.exec(href))) {
-      const address = noteAddress(m[1] as string);
+    const note = /^(?:endnotes\.xhtml)?#(note-\d+)$/.exec(href);
+    if (note) {
+      const address = noteAddress(note[1] as string);
       if (address === null) return unwrap(href, 'link to a note that is not printed in any entry');
       setAttr(a, 'href', address);
       log.rewritten.note++;
       return 'keep';
     }
-    if ((m = /^chapter-\d+\.xhtml#(.+)$/.exec(href))) {
-      const target = ctx.entryOfArticleId.get(m[1] as string);
+    const article = /^chapter-\d+\.xhtml#(.+)$/.exec(href);
+    if (article) {
+      const target = ctx.entryOfArticleId.get(article[1] as string);
       if (target === undefined) return unwrap(href, 'link to an article that is in no entry');
       setAttr(a, 'href', entryWebURL(ctx.siteOrigin, target));
       log.rewritten.entry++;

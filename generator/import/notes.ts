@@ -45,9 +45,9 @@ export function planNotes(corpus: Corpus, entryOfArticle: ReadonlyMap<number, st
         continue;
       }
       homes.set(noteId, date);
-      let list = footnotesByEntry.get(date);
-      if (!list) footnotesByEntry.set(date, (list = []));
-      list.push(noteId);
+      const list = footnotesByEntry.get(date);
+      if (list) list.push(noteId);
+      else footnotesByEntry.set(date, [noteId]);
     }
   }
 

@@ -4,10 +4,8 @@
 import { addDays as addCalendarDays, format, parseISO } from 'date-fns';
 import { isIsoDate } from '../core/dates.ts';
 
-export { isIsoDate };
-
 /** `iso` plus `days` days (negative to go back), in the proleptic Gregorian calendar. */
-export function addDays(iso: string, days: number): string {
+function addDays(iso: string, days: number): string {
   if (!isIsoDate(iso)) throw new Error(`not a date: ${iso}`);
   // date-fns works on local dates; formatting back in local time keeps the label exact.
   return format(addCalendarDays(parseISO(iso), days), 'yyyy-MM-dd');
@@ -25,15 +23,6 @@ export function gregorianToJulian(gregorian: string): string {
     throw new Error(`cannot convert ${gregorian}: outside the ten-day span 1582-10-15 … 1700-02-28`);
   }
   return addDays(gregorian, -10);
-}
-
-/** Inverse of gregorianToJulian for the same span. */
-export function julianToGregorian(julian: string): string {
-  const gregorian = addDays(julian, 10);
-  if (gregorian < TEN_DAY_SPAN_START || gregorian > TEN_DAY_SPAN_END) {
-    throw new Error(`cannot convert Julian ${julian}: outside the ten-day span`);
-  }
-  return gregorian;
 }
 
 

@@ -37,7 +37,7 @@ function indent(html: string, prefix: string): string {
     .join('\n');
 }
 
-export function renderFootnotes(footnotes: readonly Footnote[]): string {
+function renderFootnotes(footnotes: readonly Footnote[]): string {
   const items = footnotes.map((note) => {
     // value= keeps the list's visible numbers equal to the edition's note numbers, which the
     // references in the text show (an <ol> would otherwise restart at 1 in every entry).

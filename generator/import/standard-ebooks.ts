@@ -14,14 +14,14 @@ import type { ImportReport } from './report.ts';
 import { checkContentTarget, ensureSiteFiles, readSiteOrigin, replaceEntries } from './write.ts';
 import { orRefuse } from '../output/guard.ts';
 
-export interface ImportResult {
+interface ImportResult {
   /** Entry files by path relative to `entries/`, e.g. `1660/1660-01-01.html`, ascending. */
   files: Map<string, string>;
   report: ImportReport;
 }
 
 /** Read the edition in `editionDir` and compute the entry files; writes nothing. */
-export function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportResult {
+function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportResult {
   const corpus = readCorpus(editionDir);
   const grouping = groupArticles(corpus.articles);
   const notes = planNotes(corpus, grouping.entryOfArticle);

@@ -10,7 +10,7 @@
 // ones, being removed); the next import sweeps those whose process is gone, putting the previous
 // entries back if the process died between its two renames.
 
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CONFIG, loadSiteConfig } from '../content/config.ts';
 import { fail, ok, type Result } from '../core/result.ts';
@@ -18,7 +18,7 @@ import { checkApart, checkNotPrecious, CONTENT_NAMES, hasMarker, MARKER_FILE } f
 import { isAlive } from '../output/trash.ts';
 
 /** The site.yaml an import creates when there is none: the generator's own defaults. */
-export const DEFAULT_SITE_YAML = Object.entries(DEFAULT_CONFIG).map(([key, value]) => `${key}: ${String(value)}`).join('\n') + '\n';
+const DEFAULT_SITE_YAML = `${Object.entries(DEFAULT_CONFIG).map(([key, value]) => `${key}: ${String(value)}`).join('\n')}\n`;
 
 /** The siteOrigin of the content directory's `site.yaml` (validated as a build does), else the default. */
 export function readSiteOrigin(contentDir: string): string {
@@ -35,7 +35,7 @@ export function checkContentTarget(contentDir: string, editionDir: string, label
   if (!precious.ok) return precious;
   const apart = checkApart(contentDir, label, editionDir, 'the edition');
   if (!apart.ok) return apart;
-  let s;
+  let s: Stats;
   try {
     s = statSync(contentDir);
   } catch {

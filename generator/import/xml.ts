@@ -6,7 +6,7 @@
 // (entities stay as written, which is valid in HTML too), and any malformation is an error rather
 // than something to guess about.
 
-export interface XAttr {
+interface XAttr {
   name: string;
   /** Raw value as written in the source (entities not decoded), without quotes. */
   value: string;
@@ -21,13 +21,13 @@ export interface XElement {
   offset: number;
 }
 
-export interface XText {
+interface XText {
   kind: 'text';
   /** Raw text as written in the source (entities not decoded). */
   text: string;
 }
 
-export interface XComment {
+interface XComment {
   kind: 'comment';
   text: string;
 }
@@ -104,7 +104,7 @@ export function parseXml(source: string, fileName: string): XElement {
   return root;
 }
 
-export function escapeText(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

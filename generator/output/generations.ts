@@ -17,7 +17,7 @@ import { discard } from './trash.ts';
 
 export type Slot = 'a' | 'b';
 
-export function slotName(outDir: string, slot: Slot): string {
+function slotName(outDir: string, slot: Slot): string {
   return `.${basename(outDir)}-gen-${slot}`;
 }
 

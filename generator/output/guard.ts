@@ -38,7 +38,7 @@ function lstatOrNull(path: string): Stats | null {
 }
 
 /** The real path of `path`: its nearest existing ancestor resolved, the rest appended as given. */
-export function realLocation(path: string): string {
+function realLocation(path: string): string {
   const absolute = resolve(path);
   const rest: string[] = [];
   for (let p = absolute; ; p = dirname(p)) {
@@ -52,7 +52,7 @@ export function realLocation(path: string): string {
 }
 
 /** True when `inner` is `outer` or lies below it (both real, absolute paths). */
-export function isWithin(inner: string, outer: string): boolean {
+function isWithin(inner: string, outer: string): boolean {
   const r = relative(outer, inner);
   return r === '' || (!r.startsWith(`..${sep}`) && r !== '..' && !r.startsWith(sep) && !/^[A-Za-z]:/.test(r));
 }

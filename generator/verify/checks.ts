@@ -13,10 +13,10 @@ import type { Collection } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import { pick, prng, type Rand, sample } from '../core/random.ts';
 
-export type Section = 'root' | 'schema' | 'lists' | 'details' | 'spellings' | 'ranges' | 'errors' | 'methods' | 'revalidation' | 'negotiation';
+type Section = 'root' | 'schema' | 'lists' | 'details' | 'spellings' | 'ranges' | 'errors' | 'methods' | 'revalidation' | 'negotiation';
 
 /** How a revalidation sends the ETag of the expected GET answer in If-None-Match. */
-export type Revalidate = 'strong' | 'weak' | 'list' | 'other';
+type Revalidate = 'strong' | 'weak' | 'list' | 'other';
 
 export interface Check {
   section: Section;
@@ -32,11 +32,11 @@ export interface Check {
   note: string;
 }
 
-export const JSON_ACCEPT = 'application/json';
+const JSON_ACCEPT = 'application/json';
 /** What a browser navigating sends. */
-export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 /** An origin for the cross-origin requests; any would do. */
-export const OTHER_ORIGIN = 'https://reader.example';
+const OTHER_ORIGIN = 'https://reader.example';
 
 export interface PlanOptions {
   /** Size of each seeded sample (computed ranges, `.json` spellings). */
@@ -57,7 +57,7 @@ function withMethod(check: Check, method: string, note: string, headers: Record<
 }
 
 /** `/api/v1/entries?page=2` → `/api/v1/entries.json?page=2`. */
-export function jsonSpelling(target: string): string {
+function jsonSpelling(target: string): string {
   const q = target.indexOf('?');
   return q === -1 ? `${target}.json` : `${target.slice(0, q)}.json${target.slice(q)}`;
 }

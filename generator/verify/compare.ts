@@ -35,7 +35,7 @@ export function noTolerance(): Tolerated {
 }
 
 /** Vary tokens that a CDN adds by itself and that change nothing a client sees. */
-export const TOLERATED_VARY: readonly string[] = ['Accept-Encoding'];
+const TOLERATED_VARY: readonly string[] = ['Accept-Encoding'];
 
 const decoder = new TextDecoder();
 
@@ -149,7 +149,7 @@ function excerpt(bytes: Uint8Array, at: number): string {
 }
 
 /** The first differing byte of two bodies, or -1 when they are equal. */
-export function firstDifference(a: Uint8Array, b: Uint8Array): number {
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
   return a.length === b.length ? -1 : n;

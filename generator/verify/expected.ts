@@ -62,8 +62,8 @@ export function originMapper(from: string, to: string): (bytes: Uint8Array) => U
     for (let i = match.indexOf(ESCAPE); i !== -1; i = match.indexOf(ESCAPE, i + ESCAPE.length + 1)) escaped.add(match[i + ESCAPE.length] as string);
     let out = '';
     for (const ch of `${to}/api/`) {
-      const escape = !ALNUM.test(ch) && (escaped.has(ch) || (escaped.size > 0 && !punctuation.has(ch) && REGEX_SPECIAL.test(ch)));
-      out += escape ? ESCAPE + ch : ch;
+      const escapeIt = !ALNUM.test(ch) && (escaped.has(ch) || (escaped.size > 0 && !punctuation.has(ch) && REGEX_SPECIAL.test(ch)));
+      out += escapeIt ? ESCAPE + ch : ch;
     }
     return out;
   };

@@ -34,10 +34,10 @@ export interface ClientOptions {
   retryDelayMs?: number;
 }
 
-export const USER_AGENT = 'pepys-static-api-verify';
+const USER_AGENT = 'pepys-static-api-verify';
 
 /** A network error in a few words: what an operator can act on. */
-export function describeNetworkError(err: unknown, timeoutMs: number): string {
+function describeNetworkError(err: unknown, timeoutMs: number): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
     case 'ECONNREFUSED':

@@ -18,7 +18,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** The request, as a reader can repeat it with curl. */
-export function describeCheck(check: Check): string {
+function describeCheck(check: Check): string {
   return `${check.method} ${check.target}${check.note === '' ? '' : ` (${check.note})`}`;
 }
 
@@ -66,7 +66,7 @@ export function formatDifferences(differences: readonly Difference[], options: F
 }
 
 /** Differences counted by kind, e.g. "1 missing, 2 header". */
-export function countByKind(differences: readonly Difference[]): string {
+function countByKind(differences: readonly Difference[]): string {
   return KINDS.map(([kind]) => [kind, differences.filter((d) => d.kind === kind).length] as const)
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => `${count(n)} ${kind}`)

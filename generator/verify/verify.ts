@@ -12,7 +12,7 @@ import { mirrorClient } from './http.ts';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_SAMPLE = 100;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface VerifyOptions {
   /** Where to send the requests: the mirror's origin, e.g. https://mirror.example.org. */

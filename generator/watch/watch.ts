@@ -14,9 +14,9 @@ import { BuildSession, describeFault, type RebuildReport, type SessionOptions } 
 import { type TreeWatcher, watchTree } from './watch-tree.ts';
 
 /** Events closer together than this are one change (an editor's save is often several). */
-export const DEBOUNCE_MS = 10;
+const DEBOUNCE_MS = 10;
 /** Default time between two full rescans. */
-export const RESCAN_MS = 5000;
+const RESCAN_MS = 5000;
 /** A rescan never takes more than this share of the time (it waits longer on big content). */
 const RESCAN_SHARE = 20;
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
 import { prng } from '../../generator/core/random.ts';
 import { type OpenApiChecker, openApiChecker } from './openapi-check.ts';
 
-export interface ContractTarget {
+interface ContractTarget {
   /** Origin the site was built for and is served from, e.g. http://127.0.0.1:8888 */
   origin: string;
 }

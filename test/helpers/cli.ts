@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export const REPO = resolve(import.meta.dirname, '../..');
+const REPO = resolve(import.meta.dirname, '../..');
 /** tsx's loader by absolute URL, so that a tool can run from any working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
@@ -51,7 +51,9 @@ export function startCli(tool: keyof typeof TOOLS, args: readonly string[], opti
   const output = { stdout: '', stderr: '' };
   let exited = false;
   const waiters = new Set<() => void>();
-  const poke = (): void => waiters.forEach((w) => w());
+  const poke = (): void => {
+    for (const w of waiters) w();
+  };
   child.stdout?.on('data', (d: Buffer) => {
     output.stdout += d.toString();
     poke();

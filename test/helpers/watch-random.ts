@@ -22,7 +22,7 @@ import { answer, coldBuild, differing, problemLines, samplePaths, serve } from '
 export type Rand = (n: number) => number;
 
 export const SITE_YAML = 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\npageSize: 3\n';
-export const CATEGORIES_YAML = [
+const CATEGORIES_YAML = [
   '- slug: people', '  title: People',
   '- slug: household', '  title: Household', '  parent: people',
   '- slug: servants', '  title: Servants', '  parent: household', '',
@@ -101,7 +101,7 @@ function edited(rand: Rand, text: string): string {
   return text.replace(/^title: .*$/m, `title: Edited ${rand(100000)}`);
 }
 
-export interface Op {
+interface Op {
   name: string;
   /** True when the operation may leave the content invalid. */
   breaks: boolean;
@@ -113,7 +113,7 @@ function anyFile(dir: string, rand: Rand): string | undefined {
   return pick(rand, [...contentFiles(dir, 'entries', '.html'), ...contentFiles(dir, 'topics', '.yaml')]);
 }
 
-export const OPS: readonly Op[] = [
+const OPS: readonly Op[] = [
   { name: 'edit in place', breaks: false, apply: (dir, rand) => {
     const f = anyFile(dir, rand);
     if (f !== undefined) writeFileSync(join(dir, f), edited(rand, readFileSync(join(dir, f), 'utf8')));
