@@ -12,15 +12,18 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     pipelining?: number;
-    requests?: Array<{ method?: string; path?: string }>;
+    requests?: Array<{ method?: string; path?: string; headers?: Record<string, string> }>;
   }
   interface Result {
     requests: Histogram & { total: number };
-    latency: Histogram;
+    latency: Histogram & { max: number };
     errors: number;
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    '3xx': number;
+    '4xx': number;
+    '5xx': number;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -16,26 +16,16 @@ import { runCli, UNPRIVILEGED } from './helpers/cli.ts';
 import { snapshot } from './helpers/snapshot.ts';
 import { readTree } from './helpers/files.ts';
 import { tempDir as makeTempDir } from './helpers/temp.ts';
+import { entryParts } from './helpers/content.ts';
 
-const FOOTNOTES = '\n<!-- footnotes -->\n';
 
 const tempDir = () => makeTempDir('pepys-import-');
 
 
-function splitEntry(text: string): { front: string; body: string; footnotes: string } {
-  const close = text.indexOf('\n---\n', 3);
-  const rest = text.slice(close + 5);
-  const marker = rest.indexOf(FOOTNOTES);
-  return {
-    front: text.slice(0, close),
-    body: marker === -1 ? rest : rest.slice(0, marker),
-    footnotes: marker === -1 ? '' : rest.slice(marker + FOOTNOTES.length),
-  };
-}
 
 /** Problems with an entry's note wiring: every reference has its note here, and back. */
 function noteProblems(file: string, text: string): string[] {
-  const { body, footnotes } = splitEntry(text);
+  const { body, footnotes } = entryParts(text);
   const problems: string[] = [];
   const refs = [...body.matchAll(/<a href="#(note-\d+)"( id="noteref-(\d+)")?/g)];
   const notes = new Set([...footnotes.matchAll(/<li id="(note-\d+)"/g)].map((m) => m[1]));
@@ -132,7 +122,7 @@ describe('importer rules (synthetic edition)', () => {
     const first = files.get('entries/1660/1660-01-01.html') as string;
     expect(first.startsWith('---\ndate: 1660-01-01\ntopics: []\n---\n<p>Preface.')).toBe(true);
     expect(first.indexOf('Preface.')).toBeLessThan(first.indexOf('First day.'));
-    const second = splitEntry(files.get('entries/1660/1660-01-02.html') as string).body;
+    const second = entryParts(files.get('entries/1660/1660-01-02.html') as string).body;
     expect(second.indexOf('Second.')).toBeLessThan(second.indexOf('Second, more.'));
     expect(report.dates.mergedDates).toEqual([{ date: '1660-01-02', articleIds: ['entry-1660-1-12', 'entry-1660-1-12'] }]);
   });
@@ -161,7 +151,7 @@ describe('importer rules (synthetic edition)', () => {
   it('wires notes into entries: first reference, backlinks, cross-links, set-aside notes', () => {
     for (const [file, text] of files) if (file.endsWith('.html')) expect(noteProblems(file, text)).toEqual([]);
     const first = files.get('entries/1660/1660-01-01.html') as string;
-    expect(splitEntry(first).footnotes).toMatch(/<li id="note-2" value="2">[\s\S]*<li id="note-3" value="3">/);
+    expect(entryParts(first).footnotes).toMatch(/<li id="note-2" value="2">[\s\S]*<li id="note-3" value="3">/);
     // note 5 lives in another entry; note 1 (heading) is in none: linked absolutely, unwrapped.
     expect(first).toContain('<a href="https://www.pepysdiary.com/diary/1660/02/14/#note-5">note 5</a>');
     expect(first).toContain(' and note 1.');

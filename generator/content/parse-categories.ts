@@ -16,8 +16,7 @@ export interface ParsedCategory {
  * The categories of the file, each problem recorded; null when the file is unusable as a whole
  * (malformed YAML, not a list), so that references to categories are not checked against nothing.
  */
-export function parseCategoriesFile(raw: string, file: string, problems: Problem[]): ParsedCategory[] | null {
-  const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+export function parseCategoriesFile(text: string, file: string, problems: Problem[]): ParsedCategory[] | null {
   const parsed = parseYamlList(text, file, problems);
   if (parsed === undefined) return null;
   const { data, itemLines: lines } = parsed;

@@ -40,8 +40,7 @@ export interface ParsedEntry {
   entry: Omit<Entry, 'title'>;
 }
 
-export function parseEntryFile(raw: string, file: string, defaultModified: string, problems: Problem[]): ParsedEntry | null {
-  const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+export function parseEntryFile(text: string, file: string, defaultModified: string, problems: Problem[]): ParsedEntry | null {
   if (!text.startsWith('---\n')) {
     problems.push({ file, line: 1, message: 'an entry file must start with a "---" line opening its YAML front matter' });
     return null;

@@ -21,8 +21,7 @@ export interface ParsedTopic {
   topic: Topic;
 }
 
-export function parseTopicFile(raw: string, file: string, defaultModified: string, problems: Problem[]): ParsedTopic | null {
-  const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+export function parseTopicFile(text: string, file: string, defaultModified: string, problems: Problem[]): ParsedTopic | null {
   const before = problems.length;
   const data = asMapping(parseYaml(text, file, 1, problems));
   if (data === null) {

@@ -132,10 +132,14 @@ export function firstInvalidUtf8(b: Uint8Array): number {
   return -1;
 }
 
-/** Decodes UTF-8 strictly; on a bad byte, the problem names its line, column and value. */
+/**
+ * The text of a content file: decoded as UTF-8 strictly (on a bad byte, the problem names its
+ * line, column and value), without a byte-order mark (the decoder drops it), with line ends made
+ * `\n` whatever the editor saved: the one normalisation every content file goes through.
+ */
 export function decodeUtf8(bytes: Uint8Array, file: string): Result<string, Problem> {
   try {
-    return ok(decoder.decode(bytes));
+    return ok(decoder.decode(bytes).replace(/\r\n?/g, '\n'));
   } catch {
     const at = Math.max(0, firstInvalidUtf8(bytes));
     let line = 1;

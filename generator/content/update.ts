@@ -7,7 +7,6 @@
 // After any sequence of changes, once every path they touched has been passed here (or a full
 // rescan has run), the state is what readContent would read from the same directory.
 
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SITE_FILE } from './config.ts';
 import { ENTRIES_DIR, ENTRY_SUFFIX, listContent, TOPIC_SUFFIX, TOPICS_DIR } from './discover.ts';
@@ -16,6 +15,7 @@ import { type FileKind, type ParsedFile, parseContentFile } from './parse-file.t
 import type { Problem } from './problems.ts';
 import { signatureAt } from './read-file.ts';
 import { lowerBound } from '../core/ranges.ts';
+import { isDirectory } from '../paths.ts';
 
 type ChangeKind = FileKind | 'categories' | 'site' | 'other';
 
@@ -38,14 +38,6 @@ export interface ContentUpdate {
   state: ContentState;
   /** False when nothing read differs from before (nothing to validate or render again). */
   changed: boolean;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** True when some known content file, or a problem of discovery, lies at or under `dir`. */

@@ -2,6 +2,8 @@
 // a `<!-- footnotes -->` line the footnotes as an ordered list. Output depends only on its inputs,
 // so a second import writes byte-identical files.
 
+import { FOOTNOTES_MARKER } from '../content/parse-entry.ts';
+
 export interface Footnote {
   /** `note-N`. */
   id: string;
@@ -50,6 +52,6 @@ function renderFootnotes(footnotes: readonly Footnote[]): string {
 export function renderEntryFile(date: string, bodyParts: readonly string[], footnotes: readonly Footnote[]): string {
   const body = bodyParts.map(dedent).join('\n');
   const lines = ['---', `date: ${date}`, 'topics: []', '---', body];
-  if (footnotes.length > 0) lines.push('<!-- footnotes -->', renderFootnotes(footnotes));
+  if (footnotes.length > 0) lines.push(FOOTNOTES_MARKER, renderFootnotes(footnotes));
   return `${lines.join('\n')}\n`;
 }

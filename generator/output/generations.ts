@@ -10,10 +10,11 @@
 // not cover is a reader that resolved the old tree and keeps reading it past the *next* rebuild,
 // which updates that tree in place (each file by rename, so never a half-written file).
 
-import { lstatSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { checkOwnOutput, orRefuse } from './guard.ts';
 import { discard } from './trash.ts';
+import { lstatOrNull } from '../paths.ts';
 
 export type Slot = 'a' | 'b';
 
@@ -51,14 +52,8 @@ export function pointAt(outDir: string, slot: Slot): void {
   rmSync(link, { force: true });
   // Relative, so that the layout can be moved or mounted elsewhere as a whole.
   symlinkSync(slotName(outDir, slot), link, 'dir');
-  let isDir = false;
-  try {
-    const s = lstatSync(outDir);
-    isDir = s.isDirectory();
-  } catch {
-    // No output yet.
-  }
-  if (!isDir) {
+  // No output yet, or not a directory (a symlink to a generation): one rename.
+  if (lstatOrNull(outDir)?.isDirectory() !== true) {
     renameSync(link, outDir);
     return;
   }

@@ -7,10 +7,11 @@
 //
 // Every check is a few stats: nothing here walks a tree.
 
-import { lstatSync, opendirSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { opendirSync, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fail, ok, type Result } from '../core/result.ts';
+import { lstatOrNull } from '../paths.ts';
 
 /** The file at the root of every tree the writer makes: its presence means "a build made this". */
 export const MARKER_FILE = '.pepys-output';
@@ -26,14 +27,6 @@ export class RefusedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RefusedError';
-  }
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
   }
 }
 

@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { lstatSync, readdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { lstatOrNull } from '../paths.ts';
 
 let counter = 0;
 const removing = new Set<string>();
@@ -110,13 +111,7 @@ export function sweepLeftovers(outDir: string): Sweep {
   }
   if (outMissing) {
     // The newest previous tree, should several builds have died at that moment.
-    const mtime = (name: string): number => {
-      try {
-        return lstatSync(join(parent, name)).mtimeMs;
-      } catch {
-        return -1;
-      }
-    };
+    const mtime = (name: string): number => lstatOrNull(join(parent, name))?.mtimeMs ?? -1;
     const candidates = dead
       .filter((x) => x.of.role === 'prev')
       .map((x) => ({ name: x.name, mtime: mtime(x.name) }))

@@ -2,7 +2,7 @@
 // from content into a temporary directory) read through the core's own handler, so that what is
 // expected is exactly what a correct mirror on any runtime answers, headers included.
 
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import type { ReadFile } from '../core/handler.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
+import { isDirectory, isFile } from '../paths.ts';
 
 export interface ExpectedSite {
   /** The site index, its API origin set to the one the mirror's bodies must link to. */
@@ -74,14 +75,6 @@ export function originMapper(from: string, to: string): (bytes: Uint8Array) => U
   };
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The answers of a built output (`npm run build`'s `public/`), for a mirror whose bodies link to
  * `apiOrigin`: files are read on demand, and the built origin mapped to `apiOrigin`.
@@ -115,12 +108,8 @@ export function expectedFromBuilt(dir: string, apiOrigin: string, dispose: () =>
       throw err;
     }
   };
-  let hasSchema = false;
-  try {
-    hasSchema = statSync(join(dir, SCHEMA_FILE)).isFile();
-  } catch {
-    // No schema in this build: /api/v1/schema is not checked.
-  }
+  // Without a schema in this build, /api/v1/schema is not checked.
+  const hasSchema = isFile(join(dir, SCHEMA_FILE));
   return ok({ index: index.value, read, hasSchema, builtOrigin, dispose });
 }
 

@@ -13,10 +13,10 @@ import { parseXml } from '../../generator/import/xml.ts';
 import { IMPORT_MARKER } from '../../generator/import/write.ts';
 import { readTree } from '../helpers/files.ts';
 import { tempDir as makeTempDir } from '../helpers/temp.ts';
+import { entryParts } from '../helpers/content.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/standard-ebooks-pepys-diary');
-const FOOTNOTES = '\n<!-- footnotes -->\n';
 
 const tempDir = () => makeTempDir('pepys-import-');
 
@@ -29,20 +29,10 @@ function importError(edition: string, contentDir: string): Error | null {
   }
 }
 
-function splitEntry(text: string): { front: string; body: string; footnotes: string } {
-  const close = text.indexOf('\n---\n', 3);
-  const rest = text.slice(close + 5);
-  const marker = rest.indexOf(FOOTNOTES);
-  return {
-    front: text.slice(0, close),
-    body: marker === -1 ? rest : rest.slice(0, marker),
-    footnotes: marker === -1 ? '' : rest.slice(marker + FOOTNOTES.length),
-  };
-}
 
 /** Problems with an entry's note wiring: every reference has its note here, and back. */
 function noteProblems(file: string, text: string): string[] {
-  const { body, footnotes } = splitEntry(text);
+  const { body, footnotes } = entryParts(text);
   const problems: string[] = [];
   const refs = [...body.matchAll(/<a href="#(note-\d+)"( id="noteref-(\d+)")?/g)];
   const notes = new Set([...footnotes.matchAll(/<li id="(note-\d+)"/g)].map((m) => m[1]));
@@ -103,7 +93,7 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     const noteCount = [...endnotes.matchAll(/<li id="note-\d+">/g)].length;
     expect(report.notes.attached + report.notes.setAside.length).toBe(noteCount);
     let printed = 0;
-    for (const text of files.values()) printed += [...splitEntry(text).footnotes.matchAll(/<li id="note-\d+"/g)].length;
+    for (const text of files.values()) printed += [...entryParts(text).footnotes.matchAll(/<li id="note-\d+"/g)].length;
     expect(printed).toBe(report.notes.attached);
   });
 
@@ -143,7 +133,7 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     }
     expect(report.notes.referencesInArticles).toBe(refs);
     expect(report.notes.attached).toBe(refs - report.notes.repeatedReferences.length - report.notes.missingNotes.length);
-    const printed = [...files.values()].flatMap((t) => [...splitEntry(t).footnotes.matchAll(/<li id="(note-\d+)"/g)].map((x) => x[1] as string));
+    const printed = [...files.values()].flatMap((t) => [...entryParts(t).footnotes.matchAll(/<li id="(note-\d+)"/g)].map((x) => x[1] as string));
     expect(new Set(printed).size).toBe(printed.length);
     const setAsideIds = report.notes.setAside.map((n) => n.noteId);
     expect([...printed, ...setAsideIds].sort()).toEqual([...noteIds].sort());
@@ -167,7 +157,7 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     expect(openingWords.length).toBe(40);
     const entry = files.get('1660/1660-01-01.html') as string;
     expect(entry.startsWith('---\ndate: 1660-01-01\ntopics: []\n---\n')).toBe(true);
-    const body = plain(splitEntry(entry).body);
+    const body = plain(entryParts(entry).body);
     expect(body.startsWith(openingWords)).toBe(true);
     expect(body).toContain(firstTime);
   });
@@ -182,7 +172,7 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     const problems: string[] = [];
     for (const [file, text] of files) {
       problems.push(...noteProblems(file, text));
-      const { body, footnotes } = splitEntry(text);
+      const { body, footnotes } = entryParts(text);
       try {
         parseXml(`<root>${body}${footnotes}</root>`, file);
       } catch (error) {

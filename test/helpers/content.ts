@@ -2,6 +2,8 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parseEntryFile } from '../../generator/content/parse-entry.ts';
+import type { Problem } from '../../generator/content/problems.ts';
 import { tempDir } from './temp.ts';
 
 /** Writes `files` (relative path → text) into a fresh temp directory and returns its path. */
@@ -33,4 +35,12 @@ export function smallSite(): Record<string, string> {
     'entries/1660/1660-01-02.html': entryFile('1660-01-02', 'topics: [2]\n'),
     'entries/1661/1661-01-20.html': entryFile('1661-01-20'),
   };
+}
+
+/** The HTML of an entry file and of its footnotes, as the build reads them (it must be valid). */
+export function entryParts(text: string): { body: string; footnotes: string } {
+  const problems: Problem[] = [];
+  const parsed = parseEntryFile(text, 'entry.html', '2026-01-01T00:00:00Z', problems);
+  if (parsed === null || problems.length > 0) throw new Error(`not a valid entry file: ${problems.map((p) => p.message).join('; ')}`);
+  return { body: parsed.entry.entryHTML, footnotes: parsed.entry.footnotesHTML };
 }
