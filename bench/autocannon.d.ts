@@ -12,7 +12,13 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     pipelining?: number;
-    requests?: Array<{ method?: string; path?: string; headers?: Record<string, string> }>;
+    requests?: Array<{
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      /** Called before each request is sent: returns the request to send (e.g. another path). */
+      setupRequest?: (request: { method?: string; path?: string }) => { method?: string; path?: string };
+    }>;
   }
   interface Result {
     requests: Histogram & { total: number };

@@ -1,4 +1,4 @@
-// Cold full builds (a new process, no output directory, nothing cached but the compiled
+// Cold full builds (a new process, no output directory, nothing cached but the stripped
 // TypeScript) and the floor: copying the finished output tree to a fresh directory.
 
 import { readFileSync } from 'node:fs';
@@ -13,26 +13,22 @@ export interface BuildRun {
   timings: { load: number; validate: number; render: number; write: number; total: number };
 }
 
-/** `node --import tsx generator/cli/build.ts`: what `npm run build` runs, without npm and tsx's CLI. */
-export async function coldBuild(repo: string, contentDir: string, outDir: string, trash: Trash): Promise<BuildRun> {
+/**
+ * A cold build. `via: 'npm'` is `npm run build` exactly as a user runs it (npm, then the build
+ * process, then its threads: wall time from spawn to exit); `via: 'node'` runs the same command
+ * without npm (`node generator/cli/node-ts.mjs generator/cli/build.ts`), to tell npm's share.
+ */
+export async function coldBuild(repo: string, contentDir: string, outDir: string, trash: Trash, via: 'npm' | 'node'): Promise<BuildRun> {
   const reportFile = `${outDir}.report.json`;
   trash.put(outDir);
   flushDisk();
-  const run = await mustRun(
-    process.execPath,
-    ['--import', 'tsx', 'generator/cli/build.ts', '--content', contentDir, '--out', outDir, '--quiet', '--report', reportFile],
-    { cwd: repo },
-  );
+  const args = ['--content', contentDir, '--out', outDir, '--quiet', '--report', reportFile];
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const run = via === 'npm'
+    ? await mustRun(npm, ['run', '-s', 'build', '--', ...args], { cwd: repo })
+    : await mustRun(process.execPath, ['generator/cli/node-ts.mjs', 'generator/cli/build.ts', ...args], { cwd: repo });
   const r = JSON.parse(readFileSync(reportFile, 'utf8')) as Omit<BuildRun, 'wallMs' | 'cpuMs'> & { cpuMs: { user: number; system: number } };
   return { wallMs: run.wallMs, cpuMs: r.cpuMs.user + r.cpuMs.system, maxRssBytes: r.maxRssBytes, files: r.files, bytes: r.bytes, timings: r.timings };
-}
-
-/** The same build as users start it, `npm run build`: adds npm's and tsx's own start-up. */
-export async function npmBuild(repo: string, contentDir: string, outDir: string, trash: Trash): Promise<number> {
-  trash.put(outDir);
-  flushDisk();
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  return (await mustRun(npm, ['run', '-s', 'build', '--', '--content', contentDir, '--out', outDir, '--quiet'], { cwd: repo })).wallMs;
 }
 
 /** The floor: `cp -r` of a finished tree into a fresh directory (the last copy renamed away first). */

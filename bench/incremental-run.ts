@@ -1,7 +1,7 @@
 // Runs the incremental rebuilds in a process of their own, as the watch mode runs: the
 // benchmark's other scenarios (the load generator above all) leave garbage and JIT state that
 // would otherwise be measured too. Prints the runs as JSON.
-//   node --import tsx bench/incremental-run.ts <content dir> <out dir> <rounds>
+//   node generator/cli/node-ts.mjs bench/incremental-run.ts <content dir> <out dir> <rounds>
 
 import { incrementalRebuilds } from './incremental.ts';
 

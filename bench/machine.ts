@@ -53,3 +53,25 @@ export function machineFacts(repo: string): Machine {
     commit: commitOf(repo),
   };
 }
+
+/** The 1-minute load average, sampled every second while a run lasts: how busy the machine was. */
+export function sampleLoad(): { stop(): { min: number; max: number; mean: number; samples: number } } {
+  const samples: number[] = [];
+  const take = () => samples.push(os.loadavg()[0] ?? 0);
+  take();
+  const timer = setInterval(take, 1000);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      const round = (x: number) => Math.round(x * 100) / 100;
+      return {
+        min: round(Math.min(...samples)),
+        max: round(Math.max(...samples)),
+        mean: round(samples.reduce((a, b) => a + b, 0) / samples.length),
+        samples: samples.length,
+      };
+    },
+  };
+}

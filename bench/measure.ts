@@ -55,7 +55,9 @@ export function flushDisk(): void {
  */
 export class Trash {
   private n = 0;
-  constructor(readonly dir: string) {
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
     mkdirSync(dir, { recursive: true });
   }
   /** Moves `path` into the trash if it exists. */

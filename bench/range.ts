@@ -10,25 +10,36 @@ import { prerenderedList } from '../generator/core/prerendered.ts';
 import { parseSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 import { median } from './measure.ts';
 
-/** Deterministic requests: ranges of 1 to 1,000 days, a random valid page of each. */
-export function rangeQueries(dates: readonly string[], pageSize: number, count: number): ListQuery[] {
-  let seed = 12345;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+/**
+ * Deterministic requests, one at a time: ranges of 1 to 1,000 days, a random valid page of each,
+ * only those the build did not pre-render (those are files, not computed answers).
+ */
+export function rangeQueryStream(dates: readonly string[], pageSize: number, seed = 12345): () => ListQuery {
+  let state = seed;
+  const random = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 4294967296;
+  };
   const day0 = Date.UTC(1660, 0, 1);
   const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  const out: ListQuery[] = [];
-  while (out.length < count) {
-    const start = day0 + Math.floor(random() * 3400) * 86_400_000;
-    const end = start + (1 + Math.floor(random() * 1000)) * 86_400_000;
-    const q = { start: iso(start), end: iso(end) };
-    const plan = planEntryRequest(dates, pageSize, q);
-    if (!plan.ok) continue;
-    const page = 1 + Math.floor(random() * plan.value.totalPages);
-    // Only what the build did not pre-render: those are files, not computed answers.
-    if (prerenderedList('entries', plan.value.filters) !== null) continue;
-    out.push({ ...q, page: String(page) });
-  }
-  return out;
+  return () => {
+    for (;;) {
+      const start = day0 + Math.floor(random() * 3400) * 86_400_000;
+      const end = start + (1 + Math.floor(random() * 1000)) * 86_400_000;
+      const q = { start: iso(start), end: iso(end) };
+      const plan = planEntryRequest(dates, pageSize, q);
+      if (!plan.ok) continue;
+      const page = 1 + Math.floor(random() * plan.value.totalPages);
+      if (prerenderedList('entries', plan.value.filters) !== null) continue;
+      return { ...q, page: String(page) };
+    }
+  };
+}
+
+/** The first `count` requests of rangeQueryStream. */
+export function rangeQueries(dates: readonly string[], pageSize: number, count: number): ListQuery[] {
+  const next = rangeQueryStream(dates, pageSize);
+  return Array.from({ length: count }, next);
 }
 
 /** Microseconds per computed answer: the median of several batches, after a warm-up. */

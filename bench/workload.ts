@@ -76,9 +76,9 @@ export async function prepareWorkload(repo: string, corpus: string, workDir: str
   if (!fresh) {
     process.stderr.write(`preparing the ${scale}x workload in ${contentDir} …\n`);
     trash.put(contentDir);
-    const tsx = ['--import', 'tsx'];
-    await mustRun(process.execPath, [...tsx, 'generator/import/cli.ts', 'standard-ebooks', corpus, '--out', contentDir], { cwd: repo });
-    await mustRun(process.execPath, [...tsx, 'scripts/fixture-encyclopedia.ts', contentDir, '--scale', String(scale)], { cwd: repo });
+    const ts = 'generator/cli/node-ts.mjs';
+    await mustRun(process.execPath, [ts, 'generator/import/cli.ts', 'standard-ebooks', corpus, '--out', contentDir], { cwd: repo });
+    await mustRun(process.execPath, [ts, 'scripts/fixture-encyclopedia.ts', contentDir, '--scale', String(scale)], { cwd: repo });
     if (scale !== 1) multiplyEntries(contentDir, scale);
     writeFileSync(stampFile, stamp);
   }

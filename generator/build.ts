@@ -2,12 +2,23 @@
 // RefusedError (output/guard.ts) for a content or output directory it will not use, ContentError
 // for invalid content, and the file system's own errors (with their path) for faults of the
 // machine; in every case the previous output is left as it was.
+//
+// The files are created by a thread of their own (output/writer.ts beginSite) while this one
+// reads, parses and renders, and it starts before the content is read: the detail files, 13,000
+// of the whole diary's 14,000, are rendered as their files are parsed (see EarlyDetails), so that
+// creating them overlaps reading and parsing the rest. What is rendered before validation is
+// rendered as if the content were valid: should it prove invalid, the staging tree is discarded
+// whole and none of it was ever the output.
 
+import type { Entry, Model, SiteConfig } from './core/model.ts';
+import type { IsoDate } from './core/types.ts';
 import { ContentError } from './content/problems.ts';
+import { byDate, entryOf, topicEntriesOf } from './content/build-model.ts';
 import { type LoadOptions, readContent, validate } from './content/load.ts';
+import type { FileJob, ParsedFile } from './content/parse-file.ts';
 import { createProgress } from './cli/progress.ts';
-import { type OutputFile, renderFiles } from './render/render-site.ts';
-import { prepareOutput, writeSiteAtomically } from './output/writer.ts';
+import { entryDetailFile, originsOf, renderFiles, topicDetailFile } from './render/render-site.ts';
+import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 
 export interface BuildOptions extends LoadOptions {
   contentDir: string;
@@ -22,11 +33,69 @@ export interface BuildReport {
   files: number;
   bytes: number;
   /**
-   * Milliseconds spent in each phase: listing, reading and parsing the files (`load`), checking
-   * them against each other (`validate`), rendering, writing and swapping in the new tree (the
-   * last two interleaved, file by file, and told apart by timing each).
+   * Milliseconds spent in each phase on the main thread: listing, reading and parsing the files
+   * (`load`, which includes rendering the entries' details), checking them against each other
+   * (`validate`), rendering the rest, then waiting for the writing thread to finish and swapping in
+   * the new tree (`write`: the writing itself overlaps the phases before it).
    */
   timings: { load: number; validate: number; render: number; write: number; total: number };
+}
+
+/**
+ * Renders the entries' and the topics' details while the files are read, each as soon as its
+ * file is parsed, into the staging tree. A detail is a function of its record, the origins and,
+ * for a topic, the dates of the entries that mention it (records.ts); readContent parses every
+ * entry file before the first topic file, so those dates are known by then. Rendered as if the
+ * content were valid: when it is, each entry and topic of the model comes from exactly one file
+ * parsed without a problem, with no other entry of its date or topic of its id, and the
+ * details rendered here are exactly those renderFiles renders. At the first problem (which makes
+ * the build fail anyway) it stops.
+ */
+class EarlyDetails {
+  private readonly entries: Entry[] = [];
+  private topicEntries: Map<number, IsoDate[]> | null = null;
+  private topics = 0;
+  private stopped = false;
+  private readonly site: StagedSite;
+
+  constructor(site: StagedSite) {
+    this.site = site;
+  }
+
+  readonly onParsed = (_job: FileJob, file: ParsedFile, config: SiteConfig): void => {
+    if (this.stopped) return;
+    if (file.parsed === null || file.problems.length > 0) {
+      this.stopped = true;
+      return;
+    }
+    const o = originsOf({ config });
+    if (file.kind === 'entry') {
+      const entry = entryOf(file.parsed, config);
+      this.entries.push(entry);
+      this.add(entryDetailFile(o, entry));
+      return;
+    }
+    if (this.topicEntries === null) {
+      const sorted = [...this.entries].sort(byDate);
+      // Two entries of one date: the content is invalid, the dates of no topic are known.
+      if (sorted.some((e, i) => i > 0 && sorted[i - 1]?.date === e.date)) {
+        this.stopped = true;
+        return;
+      }
+      this.topicEntries = topicEntriesOf(sorted, null);
+    }
+    this.topics++;
+    this.add(topicDetailFile(o, file.parsed.topic, this.topicEntries));
+  };
+
+  /** True when every detail of the model, and no other, was rendered here. */
+  covers(model: Model): boolean {
+    return !this.stopped && this.entries.length === model.entries.length && this.topics === model.topics.length;
+  }
+
+  private add(file: { path: string; body: string }): void {
+    this.site.add(file.path, file.body);
+  }
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -35,39 +104,42 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
   prepareOutput(options.contentDir, options.outDir);
   progress.step(`reading ${options.contentDir}`);
-  const state = await readContent(options.contentDir, options);
-  const t1 = performance.now();
-  const validated = validate(state);
-  if (!validated.ok) throw new ContentError(validated.problems, options.contentDir);
-  const { model } = validated;
-  const t2 = performance.now();
-  progress.step(`rendering and writing ${model.entries.length} entries, ${model.categories.length} categories, ${model.topics.length} topics to ${options.outDir}`);
-  // Each file is written as soon as it is rendered: the site is never all in memory at once.
-  let renderMs = 0;
-  function* timed(files: Iterator<OutputFile>): Generator<OutputFile> {
-    for (;;) {
-      const t = performance.now();
-      const next = files.next();
-      renderMs += performance.now() - t;
-      if (next.done === true) return;
-      yield next.value;
+  let site = beginSite(options.outDir);
+  try {
+    const early = new EarlyDetails(site);
+    const state = await readContent(options.contentDir, { ...options, onParsed: early.onParsed });
+    const t1 = performance.now();
+    const validated = validate(state);
+    if (!validated.ok) throw new ContentError(validated.problems, options.contentDir);
+    const { model } = validated;
+    const t2 = performance.now();
+    progress.step(`rendering and writing ${model.entries.length} entries, ${model.categories.length} categories, ${model.topics.length} topics to ${options.outDir}`);
+    // Cannot happen (see EarlyDetails); should it, the tree is made again without their help.
+    const covered = early.covers(model);
+    if (!covered) {
+      await site.abandon();
+      site = beginSite(options.outDir);
     }
+    for (const f of renderFiles(model, undefined, { withoutDetails: covered })) site.add(f.path, f.body);
+    const t3 = performance.now();
+    // The old tree is removed in the background; the build does not wait for it.
+    const written = await site.commit();
+    const t4 = performance.now();
+    const report: BuildReport = {
+      entries: model.entries.length,
+      categories: model.categories.length,
+      topics: model.topics.length,
+      files: written.files,
+      bytes: written.bytes,
+      timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
+    };
+    progress.done(
+      `built ${options.outDir}: ${report.files} files, ${(report.bytes / 1048576).toFixed(1)} MiB ` +
+        `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`,
+    );
+    return report;
+  } catch (err) {
+    await site.abandon();
+    throw err;
   }
-  // The old tree is removed in the background; the build does not wait for it.
-  const written = writeSiteAtomically(options.outDir, timed(renderFiles(model)));
-  const t4 = performance.now();
-  const t3 = t2 + renderMs;
-  const report: BuildReport = {
-    entries: model.entries.length,
-    categories: model.categories.length,
-    topics: model.topics.length,
-    files: written.files,
-    bytes: written.bytes,
-    timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
-  };
-  progress.done(
-    `built ${options.outDir}: ${report.files} files, ${(report.bytes / 1048576).toFixed(1)} MiB ` +
-      `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`,
-  );
-  return report;
 }

@@ -13,7 +13,6 @@ const { values } = parseOrExit({
   options: {
     ...CONFIG_OPTIONS,
     watch: { type: 'boolean', default: false },
-    workers: { type: 'string', default: 'auto' },
     report: { type: 'string' },
     target: { type: 'string' },
   },
@@ -24,8 +23,6 @@ if (values.help) {
 ${CONFIG_HELP}
   --watch                    stay running: rebuild what changed after every edit; the output
                              becomes a symlink to one of two trees, swapped atomically
-  --workers <n|auto>         threads that parse content besides the main one (default: auto,
-                             one per 20,000 content files, at most one fewer than the cores)
   --report <file.json>       also write the build's figures (phase times, CPU, peak memory)
   --target netlify           also write Netlify's edge function, with this build's site index,
                              into .netlify/v1/edge-functions/ (docs/netlify.md)
@@ -33,10 +30,6 @@ ${CONFIG_HELP}
   process.exit(0);
 }
 
-const workersOption: number | 'auto' = values.workers === 'auto' ? 'auto' : Number(values.workers);
-if (workersOption !== 'auto' && (!Number.isSafeInteger(workersOption) || workersOption < 0)) {
-  fail(`--workers must be auto or a whole number, 0 or more, not ${values.workers}`);
-}
 if (values.target !== undefined && values.target !== 'netlify') fail(`--target must be netlify, not ${values.target}`);
 if (values.target !== undefined && values.watch) fail('--target cannot be combined with --watch');
 const contentDir = values.content as string;
@@ -45,7 +38,6 @@ const options = {
   contentDir,
   outDir,
   quiet: values.quiet === true,
-  workers: workersOption,
   overrides: configOverrides(values),
   env: process.env,
 };

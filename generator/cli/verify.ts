@@ -156,7 +156,7 @@ try {
     const contentDir = values.content ?? 'content';
     say(`building ${contentDir} for ${apiOrigin}`);
     workDir = mkdtempSync(join(tmpdir(), 'pepys-verify-'));
-    loaded = await expectedFromContent({ contentDir, overrides, workers: 'auto', workDir }, apiOrigin);
+    loaded = await expectedFromContent({ contentDir, overrides, workDir }, apiOrigin);
   }
   if (!loaded.ok) {
     endLine();

@@ -9,7 +9,7 @@ import type { ParsedEntry } from './parse-entry.ts';
 import type { ParsedTopic } from './parse-topic.ts';
 import type { Problem } from './problems.ts';
 
-export const MAX_DEPTH = 3;
+const MAX_DEPTH = 3;
 
 export interface ParsedContent {
   config: SiteConfig;
@@ -46,14 +46,11 @@ export function buildModel(content: ParsedContent, problems: Problem[]): Model {
     }
   }
 
-  const entries: Entry[] = [...entryByDate.values()]
-    .map((e) => ({ ...e.entry, title: e.givenTitle ?? entryTitle(e.entry.date, config.titleConvention) }))
-    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  const entries: Entry[] = [...entryByDate.values()].map((e) => entryOf(e, config)).sort(byDate);
   // Keep field order of Entry stable for readers that print it.
   const topics: Topic[] = [...topicById.values()].map((t) => t.topic).sort((a, b) => a.id - b.id);
 
-  const topicEntries = new Map<number, IsoDate[]>(topics.map((t) => [t.id, []]));
-  for (const e of entries) for (const id of e.topicIds) topicEntries.get(id)?.push(e.date);
+  const topicEntries = topicEntriesOf(entries, topics);
 
   const categoryTopics = new Map<string, number[]>(categories.map((c) => [c.slug, []]));
   for (const t of topics) for (const slug of t.categorySlugs) categoryTopics.get(slug)?.push(t.id);
@@ -76,6 +73,36 @@ export function buildModel(content: ParsedContent, problems: Problem[]): Model {
   }
 
   return { config, entries, categories, topics, topicEntries, categoryTopics, categoryChildren, categoryAncestors };
+}
+
+/**
+ * The dates of the entries (ascending by date) that mention each topic: of `topics`, or of every
+ * id mentioned when `topics` is null (what a build renders with before the topics are checked).
+ */
+export function topicEntriesOf(entries: readonly Entry[], topics: readonly Topic[] | null): Map<number, IsoDate[]> {
+  const out = new Map<number, IsoDate[]>(topics === null ? [] : topics.map((t) => [t.id, []]));
+  for (const e of entries) {
+    for (const id of e.topicIds) {
+      let dates = out.get(id);
+      if (dates === undefined) {
+        if (topics !== null) continue;
+        dates = [];
+        out.set(id, dates);
+      }
+      dates.push(e.date);
+    }
+  }
+  return out;
+}
+
+/** Entries in the model's order: ascending by date. */
+export function byDate(a: Entry, b: Entry): number {
+  return a.date < b.date ? -1 : 1;
+}
+
+/** The model's record of a parsed entry: the title its file gives, or the one its date has. */
+export function entryOf(e: ParsedEntry, config: SiteConfig): Entry {
+  return { ...e.entry, title: e.givenTitle ?? entryTitle(e.entry.date, config.titleConvention) };
 }
 
 /** Duplicate slugs, unknown parents, cycles and depth; returns the categories sorted by slug. */

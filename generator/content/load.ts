@@ -1,6 +1,6 @@
-// Content directory to validated model: discovery (discover.ts), reading and parsing (on every
-// core, see parse-pool.ts), validation. The parsed files are kept file by file (ContentState) so
-// that the watch mode can re-read one file and validate again without parsing the others.
+// Content directory to validated model: discovery (discover.ts), reading and parsing, validation.
+// The parsed files are kept file by file (ContentState) so that the watch mode can re-read one
+// file and validate again without parsing the others.
 // Reading never throws for anything in the content directory: every problem of every file,
 // site.yaml and categories.yaml included, is collected, and validation reports them all at once.
 
@@ -10,9 +10,9 @@ import { buildModel } from './build-model.ts';
 import { listContent } from './discover.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
-import type { FileJob, ParsedFile } from './parse-file.ts';
-import { autoWorkers, startParsePool } from './parse-pool.ts';
+import { type FileJob, type ParsedFile, parseContentFile } from './parse-file.ts';
 import type { ParsedTopic } from './parse-topic.ts';
+import { READ_AHEAD_MIN_FILES, startReadAhead } from './read-ahead.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { readContentFile } from './read-file.ts';
 
@@ -21,12 +21,19 @@ export const CATEGORIES_FILE = 'categories.yaml';
 export interface LoadOptions {
   overrides?: ConfigOverrides;
   env?: Record<string, string | undefined>;
+}
+
+export interface ReadOptions extends LoadOptions {
   /**
-   * Parse worker threads besides the calling one: a number, or 'auto' (as many as the content's
-   * size repays, at most one fewer than the cores; see parse-pool.ts). Default 0: a library call
-   * does not start threads unasked.
+   * Read the files on a second thread while this one parses (read-ahead.ts): 'auto' (the
+   * default) when there are at least READ_AHEAD_MIN_FILES of them.
    */
-  workers?: number | 'auto';
+  readAhead?: boolean | 'auto';
+  /**
+   * Called with each entry or topic file as soon as it is parsed, in the order of the listing, with
+   * the configuration it was parsed for (the build starts rendering entries with it: see build.ts).
+   */
+  onParsed?: (job: FileJob, parsed: ParsedFile, config: SiteConfig) => void;
 }
 
 export interface LoadedContent {
@@ -82,38 +89,42 @@ export function readCategories(contentDir: string): ParsedCategories {
  * Lists, reads and parses every content file. Never throws for the content (its problems are
  * in the state, for validate); only for a bad `env.URL`.
  */
-export async function readContent(contentDir: string, options: LoadOptions = {}): Promise<ContentState> {
+export async function readContent(contentDir: string, options: ReadOptions = {}): Promise<ContentState> {
   const site = readSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {});
   const { config } = site;
   const listing = listContent(contentDir);
-  const jobs: FileJob[] = [
-    ...listing.entryFiles.map((file) => ({ kind: 'entry' as const, file })),
-    ...listing.topicFiles.map((file) => ({ kind: 'topic' as const, file })),
-  ];
-  const pool = startParsePool(options.workers === 'auto' ? autoWorkers(jobs.length) : (options.workers ?? 0));
+  // Parsed on this thread (with the YAML fast path, parsing no longer repays worker threads:
+  // docs/performance.md); a second thread may read the files ahead of it.
+  const all = [...listing.entryFiles, ...listing.topicFiles];
+  const readAhead = options.readAhead ?? 'auto';
+  const reader = (readAhead === 'auto' ? all.length >= READ_AHEAD_MIN_FILES : readAhead) ? startReadAhead(contentDir, all) : null;
+  const parsed = new Map<string, ParsedFile>();
   try {
-    const results = await pool.run(contentDir, jobs, config.lastModifiedTime);
-    const parsed = new Map<string, ParsedFile>();
-    jobs.forEach((job, i) => {
-      parsed.set(job.file, results[i] as ParsedFile);
-    });
-    // A file removed after it was listed is as if it had not been listed.
-    for (const [file, p] of parsed) if (p.gone) parsed.delete(file);
-    const present = (file: string) => parsed.has(file);
-    return {
-      contentDir,
-      config,
-      siteProblems: site.problems,
-      siteSignature: site.signature,
-      listProblems: listing.problems,
-      entryFiles: listing.entryFiles.filter(present),
-      topicFiles: listing.topicFiles.filter(present),
-      parsed,
-      categories: readCategories(contentDir),
-    };
+    for (const [kind, files] of [['entry', listing.entryFiles], ['topic', listing.topicFiles]] as const) {
+      for (const file of files) {
+        const job: FileJob = { kind, file };
+        const p = parseContentFile(contentDir, job, config.lastModifiedTime, reader?.next(file));
+        // A file removed after it was listed is as if it had not been listed.
+        if (p.gone) continue;
+        parsed.set(file, p);
+        options.onParsed?.(job, p, config);
+      }
+    }
   } finally {
-    void pool.close();
+    reader?.close();
   }
+  const present = (file: string) => parsed.has(file);
+  return {
+    contentDir,
+    config,
+    siteProblems: site.problems,
+    siteSignature: site.signature,
+    listProblems: listing.problems,
+    entryFiles: listing.entryFiles.filter(present),
+    topicFiles: listing.topicFiles.filter(present),
+    parsed,
+    categories: readCategories(contentDir),
+  };
 }
 
 export type Validated = { ok: true; model: Model } | { ok: false; problems: Problem[] };

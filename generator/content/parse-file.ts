@@ -1,11 +1,11 @@
-// One content file read and parsed: the unit of work that the main thread, the parse workers and
-// the watch mode share. Pure apart from the one read; every problem stays with its file, and no
-// file, whatever it is, makes this throw (see read-file.ts).
+// One content file read and parsed: the unit of work that a build and the watch mode share.
+// Pure apart from the one read; every problem stays with its file, and no file, whatever it is,
+// makes this throw (see read-file.ts).
 
 import { type ParsedEntry, parseEntryFile } from './parse-entry.ts';
 import { type ParsedTopic, parseTopicFile } from './parse-topic.ts';
 import type { Problem } from './problems.ts';
-import { readContentFile } from './read-file.ts';
+import { type ReadOutcome, readContentFile } from './read-file.ts';
 
 export type FileKind = 'entry' | 'topic';
 
@@ -37,8 +37,13 @@ function parseText(job: FileJob, text: string, defaultModified: string, signatur
     : { kind: 'topic', parsed: parseTopicFile(text, job.file, defaultModified, problems), problems, gone: false, signature };
 }
 
-export function parseContentFile(contentDir: string, job: FileJob, defaultModified: string): ParsedFile {
-  const read = readContentFile(contentDir, job.file);
+/** Reads (unless `read` is what reading it gave) and parses one file. */
+export function parseContentFile(
+  contentDir: string,
+  job: FileJob,
+  defaultModified: string,
+  read: ReadOutcome = readContentFile(contentDir, job.file),
+): ParsedFile {
   if (read.ok) return parseText(job, read.value.text, defaultModified, read.value.signature);
   const { error } = read;
   return error.gone

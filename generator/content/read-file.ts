@@ -25,7 +25,7 @@ export type ReadOutcome = Result<FileText, ReadFailure>;
 // writer (it is then refused by its type). Windows has no such flag and no FIFOs to fear.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /** A content file is a few KiB; one past this is not read (a video saved under a wrong name, say). */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -35,14 +35,35 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  */
 const RACY_MS = 1000;
 
-function signatureOf(s: Stats): string {
+/** The facts of a file that a signature is made of (fs.Stats has them). */
+export interface StatFacts {
+  dev: number;
+  ino: number;
+  mode: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+function signatureOf(s: StatFacts): string {
   return `${s.dev}:${s.ino}:${s.mode}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 }
 
-/** The signature recorded for what was just read: one that never matches when the file is recent. */
-function readSignature(s: Stats): string {
-  const recent = Date.now() - Math.max(s.mtimeMs, s.ctimeMs) < RACY_MS;
+/** The signature recorded for what was read at `readAt`: one that never matches when the file was recent. */
+function readSignature(s: StatFacts, readAt = Date.now()): string {
+  const recent = readAt - Math.max(s.mtimeMs, s.ctimeMs) < RACY_MS;
   return recent ? `racy:${signatureOf(s)}` : signatureOf(s);
+}
+
+/**
+ * What readContentFile gives for a regular file of at most MAX_FILE_BYTES whose facts (taken just
+ * after opening it, at `readAt`) and whole bytes were read elsewhere: a build's reading thread
+ * (content/read-ahead.ts) reads them, and hands anything else to readContentFile.
+ */
+export function outcomeOfRead(file: string, facts: StatFacts, readAt: number, bytes: Uint8Array): ReadOutcome {
+  const signature = readSignature(facts, readAt);
+  const text = decodeUtf8(bytes, file);
+  return text.ok ? ok({ text: text.value, signature }) : fail({ gone: false, signature, problem: text.error });
 }
 
 function errorCode(err: unknown): string {

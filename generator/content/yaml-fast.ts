@@ -112,7 +112,7 @@ export function parseSimpleYaml(text: string): Record<string, unknown> | typeof 
     const m = KEY.exec(line);
     if (m === null) return NO;
     const key = m[1] as string;
-    if (SPECIAL_KEYS.has(key) || Object.prototype.hasOwnProperty.call(out, key)) return NO;
+    if (SPECIAL_KEYS.has(key) || Object.hasOwn(out, key)) return NO;
     const rest = (m[2] ?? '').trim();
     // A line ending in spaces, or an empty value (a nested block may follow): not handled here.
     if (m[2] !== undefined && m[2] !== m[2].trimEnd()) return NO;
@@ -132,3 +132,37 @@ export function parseSimpleYaml(text: string): Record<string, unknown> | typeof 
   }
   return keys === 0 ? NO : out;
 }
+
+/**
+ * A top-level list of such mappings, each item `- key: value` then `  key: value` lines (what
+ * categories.yaml holds): the items, and the line (1-based) where each starts; NO_FAST_PATH for
+ * anything else. Each item is parsed as parseSimpleYaml parses a mapping.
+ */
+export function parseSimpleYamlList(text: string): { data: Record<string, unknown>[]; itemLines: number[] } | typeof NO_FAST_PATH {
+  if (text.includes('\r') || text.startsWith('\uFEFF')) return NO;
+  const lines = text.split('\n');
+  const data: Record<string, unknown>[] = [];
+  const itemLines: number[] = [];
+  let item: string[] | null = null;
+  const close = (): boolean => {
+    if (item === null) return true;
+    const parsed = parseSimpleYaml(`${item.join('\n')}\n`);
+    if (parsed === NO) return false;
+    data.push(parsed);
+    return true;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line === '') continue;
+    if (line.startsWith('- ')) {
+      if (!close()) return NO;
+      item = [line.slice(2)];
+      itemLines.push(i + 1);
+    } else if (line.startsWith('  ') && item !== null && line[2] !== ' ') item.push(line.slice(2));
+    else return NO;
+  }
+  // A last line without its line break: left to the package, as for mappings.
+  if (!close() || data.length === 0 || !text.endsWith('\n')) return NO;
+  return { data, itemLines };
+}
+

@@ -1,8 +1,19 @@
 // YAML parsing with located errors.
+//
+// The `yaml` package is loaded when a text first needs it, not before: with the fast path
+// (yaml-fast.ts) a build of content in the usual forms never does, and loading it (74 modules)
+// costs ≈35 ms, 3% of a cold build of the whole diary.
 
-import { isNode, isSeq, LineCounter, parse, parseDocument, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import type { Problem } from './problems.ts';
-import { NO_FAST_PATH, parseSimpleYaml } from './yaml-fast.ts';
+import { NO_FAST_PATH, parseSimpleYaml, parseSimpleYamlList } from './yaml-fast.ts';
+
+let yamlPackage: typeof Yaml | null = null;
+function yaml(): typeof Yaml {
+  yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlPackage;
+}
 
 /** Parses YAML text; on a syntax error records it (with its line) and returns undefined. */
 export function parseYaml(text: string, file: string, firstLine: number, problems: Problem[]): unknown {
@@ -10,6 +21,7 @@ export function parseYaml(text: string, file: string, firstLine: number, problem
   // error, goes to the yaml package (test/yaml-fast.test.ts holds the two to the same answers).
   const fast = parseSimpleYaml(text);
   if (fast !== NO_FAST_PATH) return fast;
+  const { parse, YAMLParseError } = yaml();
   try {
     return parse(text, { prettyErrors: true });
   } catch (err) {
@@ -21,7 +33,7 @@ export function parseYaml(text: string, file: string, firstLine: number, problem
   }
 }
 
-function located(err: YAMLParseError, file: string, firstLine: number): Problem {
+function located(err: Yaml.YAMLParseError, file: string, firstLine: number): Problem {
   const line = err.linePos?.[0]?.line ?? 1;
   const message = err.message.split('\n')[0] ?? 'malformed YAML';
   return { file, line: firstLine + line - 1, message: `malformed YAML: ${message.replace(/ at line \d+, column \d+:?$/, '')}` };
@@ -32,6 +44,9 @@ function located(err: YAMLParseError, file: string, firstLine: number): Problem 
  * whose problems are located item by item). On a syntax error records it and returns undefined.
  */
 export function parseYamlList(text: string, file: string, problems: Problem[]): { data: unknown; itemLines: number[] } | undefined {
+  const fast = parseSimpleYamlList(text);
+  if (fast !== NO_FAST_PATH) return fast;
+  const { isNode, isSeq, LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
   const error = doc.errors[0];

@@ -13,9 +13,14 @@
 // is missing, empty, or marked as made by it, and refuses anything else before writing a byte.
 // A failure (disk full, read-only, permission denied) leaves the previous output in place: the
 // error carries the path it happened at, and the staging tree is removed.
+//
+// A build writes through beginSite: the staging tree is made before the content is read, and its
+// files are created by a thread of their own (write-worker.mjs) while the main thread goes on
+// parsing and rendering; the output is checked again just before it is replaced.
 
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
 import type { OutputFile } from '../render/render-site.ts';
@@ -67,7 +72,7 @@ function writeOne(path: string, data: Buffer): void {
   }
 }
 
-export function stagingDir(outDir: string, role: 'next' | 'prev'): string {
+function stagingDir(outDir: string, role: 'next' | 'prev'): string {
   return join(dirname(outDir), `.${basename(outDir)}-${role}-${process.pid}`);
 }
 
@@ -101,18 +106,37 @@ const UNMOVABLE = new Set(['EBUSY', 'EXDEV']);
 export function writeSiteAtomically(outDir: string, files: Iterable<OutputFile>): WriteStats & { removed: Promise<void> } {
   orRefuse(checkOutDir(outDir, undefined, outDir));
   sweepLeftovers(outDir);
-  const next = stagingDir(outDir, 'next');
-  rmSync(next, { recursive: true, force: true });
+  const next = makeStaging(outDir);
   let stats: WriteStats;
   try {
-    // Not `recursive` for the staging directory itself: Node then reports EROFS as ENOENT.
-    mkdirSync(dirname(next), { recursive: true });
-    mkdirSync(next);
     stats = writeFiles(next, files);
   } catch (err) {
     rmSync(next, { recursive: true, force: true });
     throw err;
   }
+  return { ...stats, removed: swapIn(outDir, next) };
+}
+
+/** A fresh, empty staging directory beside the output. */
+function makeStaging(outDir: string): string {
+  const next = stagingDir(outDir, 'next');
+  rmSync(next, { recursive: true, force: true });
+  try {
+    // Not `recursive` for the staging directory itself: Node then reports EROFS as ENOENT.
+    mkdirSync(dirname(next), { recursive: true });
+    mkdirSync(next);
+  } catch (err) {
+    rmSync(next, { recursive: true, force: true });
+    throw err;
+  }
+  return next;
+}
+
+/**
+ * Makes the complete tree `next` the output; returns when the old tree's removal (in the
+ * background) settles. On a failure `next` is removed and the previous output is left as it was.
+ */
+function swapIn(outDir: string, next: string): Promise<void> {
   if (isSymlink(outDir)) {
     // Generations: the new tree becomes the inactive slot, then the symlink is swapped.
     try {
@@ -120,7 +144,7 @@ export function writeSiteAtomically(outDir: string, files: Iterable<OutputFile>)
       const removed = discard(slotDir(outDir, slot), outDir);
       renameSync(next, slotDir(outDir, slot));
       pointAt(outDir, slot);
-      return { ...stats, removed };
+      return removed;
     } catch (err) {
       rmSync(next, { recursive: true, force: true });
       throw err;
@@ -161,5 +185,173 @@ export function writeSiteAtomically(outDir: string, files: Iterable<OutputFile>)
       // The new output is live; the old tree stays as a leftover that the next build sweeps.
     }
   }
-  return { ...stats, removed };
+  return removed;
+}
+
+/**
+ * Bytes of the ring through which files go to the writer thread (write-worker.mjs): what the main
+ * thread may be ahead of it by. A power of two, so that positions wrap with the 32-bit counters.
+ */
+const RING_BYTES = 8 * 1024 * 1024;
+const PRODUCED = 0;
+const CONSUMED = 1;
+/** Set by the writer thread while it waits for a record: only then is it woken. */
+const SLEEPING = 2;
+const WRAP = -1;
+const END = -2;
+/** A thread that takes nothing from a full ring for this long has stopped. */
+const STALL_MS = 60_000;
+/** Records are made visible to the thread this many bytes at a time: each publication may wake it. */
+const PUBLISH_BYTES = 64 * 1024;
+
+type WorkerFailure = { code?: string; syscall?: string; message: string; path: string };
+
+/** A site being written into its staging tree by a thread of its own, not yet the output. */
+export interface StagedSite {
+  /** Queues a file (a path relative to the tree); waits while the thread is far behind. */
+  add(path: string, body: string): void;
+  /** Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically). */
+  commit(): Promise<WriteStats & { removed: Promise<void> }>;
+  /** Stops writing and removes the staging tree: the output is left as it was. */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Starts writing a new tree for `outDir` (refused, writing nothing, when `outDir` is not the
+ * writer's to replace). The caller adds every file, then commits, or abandons on a failure.
+ */
+export function beginSite(outDir: string): StagedSite {
+  orRefuse(checkOutDir(outDir, undefined, outDir));
+  sweepLeftovers(outDir);
+  const next = makeStaging(outDir);
+  const ring = new SharedArrayBuffer(RING_BYTES);
+  const control = new Int32Array(new SharedArrayBuffer(12));
+  const bytes8 = new Uint8Array(ring);
+  const words = new Int32Array(ring);
+  const encoder = new TextEncoder();
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./write-worker.mjs', import.meta.url), { workerData: { dir: next, ring, control: control.buffer } });
+  } catch (err) {
+    rmSync(next, { recursive: true, force: true });
+    throw err;
+  }
+  // The reply to END, or why there is none: the thread failed or exited first.
+  const reply = new Promise<{ files: number; bytes: number; error: WorkerFailure | null }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the thread writing ${next} stopped (exit code ${code})`)));
+  });
+  // Not a failure of its own until someone waits for it (commit); abandon ignores it.
+  reply.catch(() => {});
+  // Files too large for the ring are written here, in this thread (none of the diary's are).
+  const local: WriteStats = { files: 0, bytes: 0 };
+  /** Bytes written into the ring (mod 2^32), and of them those the thread may see (PRODUCED). */
+  let written = 0;
+  let published = 0;
+  let open = true;
+
+  /** Lets the thread see every record written so far, waking it if it waits for one. */
+  const publish = (): void => {
+    if (published === written) return;
+    published = written;
+    Atomics.store(control, PRODUCED, published);
+    if (Atomics.load(control, SLEEPING) === 1) Atomics.notify(control, PRODUCED);
+  };
+  /** Waits until `size` bytes of the ring are free. */
+  const room = (size: number): void => {
+    let waited = 0;
+    for (;;) {
+      const consumed = Atomics.load(control, CONSUMED);
+      if (RING_BYTES - ((written - consumed) >>> 0) >= size) return;
+      // The thread can only free what it sees.
+      publish();
+      if (Atomics.wait(control, CONSUMED, consumed, 1000) === 'timed-out') waited += 1000;
+      if (waited >= STALL_MS) {
+        open = false;
+        throw new Error(`the thread writing ${next} stopped taking files`);
+      }
+      if (Atomics.load(control, CONSUMED) !== consumed) waited = 0;
+    }
+  };
+  const advance = (size: number): void => {
+    written = (written + size) | 0;
+    if (((written - published) >>> 0) >= PUBLISH_BYTES) publish();
+  };
+  /** A record of `size` bytes at most goes here: wraps to the start when the end is too near. */
+  const place = (size: number): number => {
+    const at = (written >>> 0) % RING_BYTES;
+    if (RING_BYTES - at >= size) {
+      room(size);
+      return at;
+    }
+    room(RING_BYTES - at + size);
+    words[at >> 2] = WRAP;
+    advance(RING_BYTES - at);
+    return 0;
+  };
+
+  const site: StagedSite = {
+    add(path, body) {
+      if (!open) throw new Error(`${next} is no longer being written`);
+      // UTF-8 needs at most 3 bytes for each UTF-16 unit.
+      const most = (8 + 3 * (path.length + body.length) + 3) & ~3;
+      if (most > RING_BYTES / 2) {
+        const data = Buffer.from(body, 'utf8');
+        mkdirSync(join(next, dirname(path)), { recursive: true });
+        writeOne(join(next, path), data);
+        local.files++;
+        local.bytes += data.length;
+        return;
+      }
+      const at = place(most);
+      const p = encoder.encodeInto(path, bytes8.subarray(at + 8)).written;
+      const b = encoder.encodeInto(body, bytes8.subarray(at + 8 + p)).written;
+      words[at >> 2] = p;
+      words[(at >> 2) + 1] = b;
+      advance((8 + p + b + 3) & ~3);
+    },
+    async commit() {
+      let stats: WriteStats;
+      try {
+        if (!open) throw new Error(`${next} is no longer being written`);
+        open = false;
+        words[place(4) >> 2] = END;
+        advance(4);
+        publish();
+        const r = await reply;
+        if (r.error !== null) throw workerError(r.error);
+        stats = { files: r.files + local.files, bytes: r.bytes + local.bytes };
+      } catch (err) {
+        await worker.terminate();
+        rmSync(next, { recursive: true, force: true });
+        throw err;
+      }
+      await worker.terminate();
+      // The output may have changed while the site was built: it must still be the writer's own.
+      try {
+        orRefuse(checkOutDir(outDir, undefined, outDir));
+      } catch (err) {
+        rmSync(next, { recursive: true, force: true });
+        throw err;
+      }
+      return { ...stats, removed: swapIn(outDir, next) };
+    },
+    async abandon() {
+      open = false;
+      await worker.terminate();
+      rmSync(next, { recursive: true, force: true });
+    },
+  };
+  site.add(MARKER_FILE, MARKER_TEXT);
+  return site;
+}
+
+/** The writer thread's failure as the file system's error it was, named by its file. */
+function workerError(f: WorkerFailure): Error {
+  const err = new Error(f.message) as NodeJS.ErrnoException;
+  if (f.code !== undefined) err.code = f.code;
+  if (f.syscall !== undefined) err.syscall = f.syscall;
+  err.path = f.path;
+  return err;
 }

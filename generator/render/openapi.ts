@@ -411,7 +411,7 @@ function examples(model: Model, fragments: Readonly<Record<Collection, readonly 
 }
 
 /** The whole document, for a model and the rendered list items of its three lists. */
-export function openApiDocument(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>): Doc {
+function openApiDocument(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>): Doc {
   const { config } = model;
   const o: Origins = { apiOrigin: config.apiOrigin, siteOrigin: config.siteOrigin };
   return {

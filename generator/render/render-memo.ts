@@ -63,7 +63,10 @@ export class RenderMemo {
 
   table<K, V = string>(name: string): MemoTable<K, V> {
     let t = this.tables.get(name);
-    if (t === undefined) this.tables.set(name, (t = new MemoTable<unknown, unknown>(this)));
+    if (t === undefined) {
+      t = new MemoTable<unknown, unknown>(this);
+      this.tables.set(name, t);
+    }
     return t as unknown as MemoTable<K, V>;
   }
 

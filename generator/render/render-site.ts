@@ -5,7 +5,7 @@
 import { detailFile, pageFile, ROOT_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import { pretty, resultFragment } from '../core/json.ts';
 import { entrySlice, type ListSlice, pageCount, pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
-import type { Model } from '../core/model.ts';
+import type { Entry, Model, Topic } from '../core/model.ts';
 import { PRERENDERED_LISTS } from '../core/prerendered.ts';
 import {
   categoryDetail, categoryItem, entryDetail, entryItem, type Origins, root, topicDetail, topicItem,
@@ -36,6 +36,56 @@ function cacheOf<K, V = string>(memo: RenderMemo | undefined, name: string): Cac
 
 const NO_RECORD = {};
 
+/** The origins every record links with. */
+export function originsOf(model: Pick<Model, 'config'>): Origins {
+  return { apiOrigin: model.config.apiOrigin, siteOrigin: model.config.siteOrigin };
+}
+
+/** An entry's detail file: a function of the entry and the origins alone. */
+export function entryDetailFile(o: Origins, e: Entry): OutputFile {
+  return { path: detailFile('entries', e.date), body: pretty(entryDetail(o, e)) };
+}
+
+/**
+ * A topic's detail file: a function of the topic, the dates of the entries that mention it and
+ * the origins alone (topicDetail reads nothing else of the model).
+ */
+export function topicDetailFile(o: Origins, t: Topic, topicEntries: ReadonlyMap<number, IsoDate[]>): OutputFile {
+  const model = { topicEntries } as Model;
+  return { path: detailFile('topics', String(t.id)), body: pretty(topicDetail(o, model, t)) };
+}
+
+/** An entry's item in a list page, rendered as a result fragment (core/json.ts). */
+export function entryFragment(o: Origins, e: Entry): string {
+  return resultFragment(entryItem(o, e));
+}
+
+/** A topic's item in a list page, rendered as a result fragment. */
+export function topicFragment(o: Origins, t: Topic): string {
+  return resultFragment(topicItem(o, t));
+}
+
+/** Page `page` of the list under `dir` that holds `slice` of `fragments`. */
+export function pageOf(listURL: string, fragments: readonly string[], pageSize: number, slice: ListSlice, dir: string, page: number): OutputFile {
+  const plan = pagePlan(slice, pageSize, page);
+  return { path: pageFile(dir, page), body: renderPage(listURL, (i) => fragments[i] as string, pageSize, plan) };
+}
+
+/** The compact index of the site (core/site-index.ts), as its file. */
+export function siteIndexBody(model: Model): string {
+  return JSON.stringify(siteIndexFile(model));
+}
+
+/** The rendered list items of the three lists, by position: what list pages are made of. */
+export type Fragments = Record<Collection, readonly string[]>;
+
+export interface RenderOptions {
+  /** Leave out the entries' and the topics' detail files (the cold build renders them while it parses). */
+  withoutDetails?: boolean;
+  /** Given the list items once they are rendered (the watch mode keeps them: see render/patch.ts). */
+  fragments?: (fragments: Fragments) => void;
+}
+
 /** Every page of one list: the records of `slice` out of `fragments`, its pages under `dir`. */
 function* allPages(
   listURL: string,
@@ -51,14 +101,14 @@ function* allPages(
     // A page is a function of its head and of the fragments it holds.
     const held = pagePositions(pageSize, plan).map((i) => fragments[i]);
     const extras = [listURL, plan.total, plan.totalPages, plan.page, plan.filters.start, plan.filters.end, held];
-    yield { path, body: cache(path, NO_RECORD, extras, () => renderPage(listURL, (i) => fragments[i] as string, pageSize, plan)) };
+    yield { path, body: cache(path, NO_RECORD, extras, () => pageOf(listURL, fragments, pageSize, slice, dir, page).body) };
   }
 }
 
 /** The records, the lists and the site index, one file at a time. */
-function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<OutputFile> {
+function* renderRecords(model: Model, memo: RenderMemo | undefined, options: RenderOptions): Generator<OutputFile> {
   const { config } = model;
-  const o: Origins = { apiOrigin: config.apiOrigin, siteOrigin: config.siteOrigin };
+  const o = originsOf(model);
   const size = config.pageSize;
   memo?.begin([o.apiOrigin, o.siteOrigin, size]);
   yield { path: ROOT_FILE, body: pretty(root(o.apiOrigin)) };
@@ -67,10 +117,12 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
   const dates: IsoDate[] = model.entries.map((e) => e.date);
   const entryItems = cacheOf<IsoDate>(memo, 'entry-items');
   const entryFragments = model.entries.map((e) =>
-    entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => resultFragment(entryItem(o, e))));
+    entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => entryFragment(o, e)));
   const entryDetails = cacheOf<IsoDate>(memo, 'entry-details');
-  for (const e of model.entries) {
-    yield { path: detailFile('entries', e.date), body: entryDetails(e.date, e, [], () => pretty(entryDetail(o, e))) };
+  if (options.withoutDetails !== true) {
+    for (const e of model.entries) {
+      yield { path: detailFile('entries', e.date), body: entryDetails(e.date, e, [], () => entryDetailFile(o, e).body) };
+    }
   }
 
   // Categories, by slug. Both records read the category and its place in the tree.
@@ -87,15 +139,18 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
 
   // Topics, by id. The detail also reads the entries that mention the topic.
   const topicItems = cacheOf<number>(memo, 'topic-items');
-  const topicFragments = model.topics.map((t) => topicItems(t.id, t, [], () => resultFragment(topicItem(o, t))));
+  const topicFragments = model.topics.map((t) => topicItems(t.id, t, [], () => topicFragment(o, t)));
   const topicDetails = cacheOf<number>(memo, 'topic-details');
-  for (const t of model.topics) {
-    const body = topicDetails(t.id, t, [model.topicEntries.get(t.id)], () => pretty(topicDetail(o, model, t)));
-    yield { path: detailFile('topics', String(t.id)), body };
+  if (options.withoutDetails !== true) {
+    for (const t of model.topics) {
+      const body = topicDetails(t.id, t, [model.topicEntries.get(t.id)], () => topicDetailFile(o, t, model.topicEntries).body);
+      yield { path: detailFile('topics', String(t.id)), body };
+    }
   }
 
   // Every page of every pre-rendered list.
-  const fragments: Record<Collection, readonly string[]> = { entries: entryFragments, categories: categoryFragments, topics: topicFragments };
+  const fragments: Fragments = { entries: entryFragments, categories: categoryFragments, topics: topicFragments };
+  options.fragments?.(fragments);
   const pages = cacheOf<string>(memo, 'pages');
   for (const list of PRERENDERED_LISTS) {
     const all = fragments[list.collection];
@@ -106,7 +161,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
   // The site index reads the entries' item fields (as their fragments do), the slugs and the ids.
   const siteIndex = cacheOf<string>(memo, 'site-index');
   const indexInputs = [entryFragments, model.categories.map((c) => c.slug), model.topics.map((t) => t.id)];
-  yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => JSON.stringify(siteIndexFile(model))) };
+  yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => siteIndexBody(model)) };
   yield openApiFile(model, fragments, memo);
 }
 
@@ -114,10 +169,10 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined): Generator<O
  * Every file of the site, one at a time: a caller that writes each as it comes never holds the
  * whole site in memory (the cold build); one that keeps them all can (renderSite).
  */
-export function renderFiles(model: Model, memo?: RenderMemo): Generator<OutputFile> {
-  return renderRecords(model, memo);
+export function renderFiles(model: Model, memo?: RenderMemo, options: RenderOptions = {}): Generator<OutputFile> {
+  return renderRecords(model, memo, options);
 }
 
-export function renderSite(model: Model, memo?: RenderMemo): OutputFile[] {
-  return [...renderFiles(model, memo)];
+export function renderSite(model: Model, memo?: RenderMemo, options: RenderOptions = {}): OutputFile[] {
+  return [...renderFiles(model, memo, options)];
 }

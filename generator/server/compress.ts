@@ -55,7 +55,7 @@ const cache = new Map<string, Uint8Array>();
 let cached = 0;
 
 /** The body compressed with `coding`. */
-export function compressBody(body: Uint8Array, coding: Coding): Uint8Array {
+function compressBody(body: Uint8Array, coding: Coding): Uint8Array {
   return coding === 'br'
     ? brotliCompressSync(body, {
         params: {

@@ -2,6 +2,12 @@
 // one the edge functions run. It reads the built files itself, whole and by one open each, so that
 // Content-Length always matches the bytes sent, and it answers every request, even one that HTTP
 // itself rejects, with the contract's JSON and headers.
+//
+// The handler's answer is a function of the generation of the site and of the request: its
+// method, its target and the few headers it reads (ANSWER_HEADERS). So each generation keeps its
+// answers by those (site.ts AnswerCache), and a request asked before is answered without the
+// handler: no parsing of the query, no hashing of the bytes for the ETag, no compression. Should
+// the handler ever read another header, that answer is not kept. Server errors are never kept.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -20,20 +26,41 @@ export interface ServerOptions {
 }
 
 /** The request as the core sees it: path and query as sent, headers by lower-case name. */
-export function apiRequest(method: string, target: string, headers: IncomingMessage['headers']): ApiRequest {
+function apiRequest(method: string, target: string, headers: IncomingMessage['headers']): ApiRequest {
   return {
     method,
     ...splitTarget(target),
-    header: (name) => {
-      const v = headers[name];
-      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-    },
+    header: (name) => headerValue(headers, name),
   };
 }
 
+function headerValue(headers: IncomingMessage['headers'], name: string): string | null {
+  const v = headers[name];
+  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** The request headers the handler reads (core/handler.ts, compress.ts): the key of a kept answer. */
+const ANSWER_HEADERS = ['accept', 'accept-encoding', 'if-none-match', 'origin', 'access-control-request-method', 'access-control-request-headers'];
+const KEYED = new Set(ANSWER_HEADERS);
+
+/** What an answer is kept by: the method, the target as sent, the values of ANSWER_HEADERS. */
+function answerKey(method: string, target: string, headers: IncomingMessage['headers']): string {
+  let key = `${method} ${target}`;
+  // A header value has no line break (HTTP forbids it); \0 stands for an absent header.
+  for (const name of ANSWER_HEADERS) key += `\n${headerValue(headers, name) ?? '\0'}`;
+  return key;
+}
+
+/** The headers sent with an answer, made once per answer: kept answers are sent many times. */
+const sentHeaders = new WeakMap<ApiResponse, Record<string, string | number>>();
+
 function send(res: ServerResponse, r: ApiResponse): void {
-  const headers: Record<string, string | number> = { ...r.headers };
-  if (r.status !== 304) headers['Content-Length'] = r.body.length;
+  let headers = sentHeaders.get(r);
+  if (headers === undefined) {
+    headers = { ...r.headers };
+    if (r.status !== 304) headers['Content-Length'] = r.body.length;
+    sentHeaders.set(r, headers);
+  }
   res.writeHead(r.status, headers);
   res.end(r.sendBody ? r.body : undefined);
 }
@@ -50,18 +77,41 @@ export function createApiServer(options: ServerOptions): Server {
     // A file its index lists was missing: a rebuild swapped generations in between. Once more,
     // with the generation that is live now.
     if (first.status !== 503) return first;
-    const again = site.current();
+    const again = site.fresh();
     return again.ok && again.value !== loaded.value ? handle(request, again.value.index, again.value.read, coder) : first;
   };
 
+  /** The answer, kept by the generation it came from when it may be given again (see above). */
+  const answerKept = async (method: string, target: string, headers: IncomingMessage['headers']): Promise<ApiResponse> => {
+    const loaded = site.current();
+    const key = answerKey(method, target, headers);
+    const kept = loaded.ok ? loaded.value.answers.get(key) : undefined;
+    if (kept !== undefined) return kept;
+    let keyed = true;
+    const request: ApiRequest = {
+      method,
+      ...splitTarget(target),
+      header: (name) => {
+        if (!KEYED.has(name)) keyed = false;
+        return headerValue(headers, name);
+      },
+    };
+    const r = await answer(request);
+    // Kept only when it surely came from the generation looked up first (no retry, no swap seen).
+    const now = site.current();
+    if (keyed && r.status < 500 && loaded.ok && now.ok && now.value === loaded.value) loaded.value.answers.set(key, r);
+    return r;
+  };
+
   const server = createServer((req, res) => {
-    const request = apiRequest(req.method ?? 'GET', req.url ?? '/', req.headers);
-    answer(request).then(
+    const method = req.method ?? 'GET';
+    const target = req.url ?? '/';
+    answerKept(method, target, req.headers).then(
       (r) => send(res, r),
       (err: unknown) => {
         log(`error answering ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
         if (res.headersSent) res.destroy();
-        else send(res, errorResponse(request, { status: 500, detail: 'Server error.' }, coder));
+        else send(res, errorResponse(apiRequest(method, target, req.headers), { status: 500, detail: 'Server error.' }, coder));
       },
     );
   });

@@ -117,8 +117,6 @@ export interface ContentSource {
   contentDir: string;
   /** The build's configuration overrides (page size, site origin, ...); the API origin is set here. */
   overrides?: ConfigOverrides;
-  /** Parse threads for the build (see LoadOptions.workers); default 0. */
-  workers?: number | 'auto';
   /**
    * An empty directory to build in, which `dispose` removes; default: a new temporary one. A
    * caller that must clean up on a signal, in the middle of the build, makes it itself.
@@ -142,7 +140,6 @@ export async function expectedFromContent(source: ContentSource, apiOrigin: stri
       contentDir: source.contentDir,
       outDir,
       quiet: true,
-      workers: source.workers ?? 0,
       overrides: { ...source.overrides, apiOrigin },
       // The environment's URL (Netlify's) must not choose the origin: the mirror's does.
       env: {},

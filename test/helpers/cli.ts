@@ -1,14 +1,12 @@
-// The command-line tools run as a user runs them: a real `node` process with tsx's loader, on
-// real files. Used by the tests of faults and refusals (exit status, the one line printed).
+// The command-line tools run as a user runs them (npm's scripts): a real `node` process running
+// generator/cli/node-ts.mjs, on real files. Used by the tests of faults and refusals (exit status, the one line printed).
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const REPO = resolve(import.meta.dirname, '../..');
-/** tsx's loader by absolute URL, so that a tool can run from any working directory. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+/** The launcher npm's scripts use, by absolute path, so that a tool can run from any working directory. */
+const NODE_TS = join(REPO, 'generator/cli/node-ts.mjs');
 
 export const TOOLS = {
   build: join(REPO, 'generator/cli/build.ts'),
@@ -41,7 +39,7 @@ export interface Running {
 
 /** Starts a tool; the caller waits for it or stops it. */
 export function startCli(tool: keyof typeof TOOLS, args: readonly string[], options: CliOptions = {}): Running {
-  const argv = [process.execPath, '--import', TSX, TOOLS[tool], ...args];
+  const argv = [process.execPath, NODE_TS, TOOLS[tool], ...args];
   const [command, ...rest] = [...(options.wrap ?? []), ...argv];
   const child = spawn(command as string, rest, {
     cwd: options.cwd ?? REPO,

@@ -1,5 +1,5 @@
 // A medium content directory, generated: enough entries and topics that every list has several
-// pages and the parse workers get work, small enough to build in well under a second.
+// pages, small enough to build in well under a second.
 
 import { entryFile, smallSite } from './content.ts';
 

@@ -1,0 +1,160 @@
+// The watch mode's fast path for the commonest edits: some entry files edited without changing
+// their date, some topic files without changing their id or categories. Such an edit changes no
+// other record and no cross-file fact but two: which entries mention which topics, and the items
+// of the edited records in their lists. So, given the previous valid model and its rendered list
+// items, the new model is the old one with those records replaced (and the topics' entry lists
+// they change), and the files that can differ are known in advance:
+//
+// - an edited entry: its detail; if its list item changed (title, lastModifiedTime), the page of
+//   every entry list that holds it and the site index; the detail of every topic it stops or
+//   starts mentioning;
+// - an edited topic: its detail; if its list item changed, its page of the topic list;
+// - the OpenAPI document, when it shows one of them (the first record of a kind, a first page, or
+//   the first topic's entries).
+//
+// Those files are rendered here with the very functions of a full render (render-site.ts), and no
+// others: the watch session (watch/session.ts) checks that an edit is of this kind first, and
+// test/watch-fast.test.ts holds this path to the general one (validate, render everything) and to
+// a cold build on random edits.
+
+import type { Entry, Model, Topic } from '../core/model.ts';
+import { entrySlice, wholeList } from '../core/lists.ts';
+import { PRERENDERED_LISTS } from '../core/prerendered.ts';
+import type { IsoDate } from '../core/types.ts';
+import { collectionURL } from '../core/urls.ts';
+import { openApiFile } from './openapi.ts';
+import {
+  entryDetailFile,
+  entryFragment,
+  type Fragments,
+  type OutputFile,
+  originsOf,
+  pageOf,
+  siteIndexBody,
+  topicDetailFile,
+  topicFragment,
+} from './render-site.ts';
+import { SITE_INDEX_FILE } from '../core/files.ts';
+
+/** A valid model and the list items it was rendered with. */
+export interface RenderedSite {
+  model: Model;
+  fragments: Fragments;
+}
+
+/** Records replaced in place: the same date or id, the same position in their list. */
+export interface RecordEdits {
+  entries: ReadonlyArray<{ position: number; entry: Entry }>;
+  topics: ReadonlyArray<{ position: number; topic: Topic }>;
+}
+
+/** Inserts `date` into an ascending list, or removes it; a new list either way. */
+function withDate(dates: readonly IsoDate[], date: IsoDate, present: boolean): IsoDate[] {
+  if (!present) return dates.filter((d) => d !== date);
+  const out = [...dates, date];
+  out.sort();
+  return out;
+}
+
+/**
+ * The site after `edits`, and the files that may differ from the previous render (each as a full
+ * render would write it now). The caller has checked that every edited entry keeps its date and
+ * mentions only topics that exist, and every edited topic keeps its id and categories.
+ */
+export function patchSite(
+  prev: RenderedSite,
+  edits: RecordEdits,
+  topicAt: ReadonlyMap<number, number> = new Map(prev.model.topics.map((t, i) => [t.id, i])),
+): { site: RenderedSite; files: OutputFile[] } {
+  const old = prev.model;
+  const o = originsOf(old);
+  const size = old.config.pageSize;
+  // New arrays and maps where anything changes, never the old ones changed: a render memo may
+  // hold them (render-memo.ts compares by identity first).
+  const entries = edits.entries.length > 0 ? [...old.entries] : old.entries;
+  const topics = edits.topics.length > 0 ? [...old.topics] : old.topics;
+  const entryFragments = [...prev.fragments.entries];
+  const topicFragments = [...prev.fragments.topics];
+  let topicEntries = old.topicEntries;
+  const files: OutputFile[] = [];
+  /** Positions whose list item changed, by list. */
+  const entryItems: number[] = [];
+  const topicItems: number[] = [];
+  /** Topics whose entry lists changed. */
+  const retold = new Set<number>();
+
+  for (const { position, entry } of edits.entries) {
+    const before = old.entries[position] as Entry;
+    entries[position] = entry;
+    const was = new Set(before.topicIds);
+    const is = new Set(entry.topicIds);
+    for (const id of new Set([...was, ...is])) {
+      if (was.has(id) === is.has(id)) continue;
+      if (topicEntries === old.topicEntries) topicEntries = new Map(old.topicEntries);
+      topicEntries.set(id, withDate(topicEntries.get(id) ?? [], entry.date, is.has(id)));
+      retold.add(id);
+    }
+    const fragment = entryFragment(o, entry);
+    if (fragment !== entryFragments[position]) {
+      entryFragments[position] = fragment;
+      entryItems.push(position);
+    }
+  }
+  for (const { position, topic } of edits.topics) {
+    topics[position] = topic;
+    const fragment = topicFragment(o, topic);
+    if (fragment !== topicFragments[position]) {
+      topicFragments[position] = fragment;
+      topicItems.push(position);
+    }
+  }
+  const model: Model = { ...old, entries, topics, topicEntries };
+  const fragments: Fragments = {
+    entries: entryFragments,
+    categories: prev.fragments.categories,
+    topics: topicFragments,
+  };
+
+  for (const { entry } of edits.entries) files.push(entryDetailFile(o, entry));
+  const details = new Set<number>([...edits.topics.map((e) => e.position)]);
+  for (const id of retold) {
+    const position = topicAt.get(id);
+    if (position !== undefined) details.add(position);
+  }
+  for (const position of details) files.push(topicDetailFile(o, topics[position] as Topic, topicEntries));
+
+  // The pages that hold a changed item: one per list that holds it.
+  if (entryItems.length > 0) {
+    const dates = entries.map((e) => e.date);
+    const listURL = collectionURL(o.apiOrigin, 'entries');
+    for (const list of PRERENDERED_LISTS) {
+      if (list.collection !== 'entries') continue;
+      const slice = entrySlice(dates, list.filters);
+      const pages = new Set<number>();
+      for (const p of entryItems)
+        if (p >= slice.from && p < slice.from + slice.total) pages.add(Math.floor((p - slice.from) / size) + 1);
+      for (const page of pages) files.push(pageOf(listURL, entryFragments, size, slice, list.dir, page));
+    }
+    files.push({ path: SITE_INDEX_FILE, body: siteIndexBody(model) });
+  }
+  if (topicItems.length > 0) {
+    const list = PRERENDERED_LISTS.find((l) => l.collection === 'topics');
+    if (list !== undefined) {
+      const slice = wholeList(topicFragments.length);
+      const pages = new Set(topicItems.map((p) => Math.floor(p / size) + 1));
+      for (const page of pages)
+        files.push(pageOf(collectionURL(o.apiOrigin, 'topics'), topicFragments, size, slice, list.dir, page));
+    }
+  }
+  // The document shows the first record of each kind, the first page of each list, and the first
+  // topic's entries (openapi.ts).
+  const firstTopic = topics[0];
+  const shown =
+    edits.entries.some((e) => e.position === 0) ||
+    entryItems.some((p) => p < size) ||
+    edits.topics.some((e) => e.position === 0) ||
+    topicItems.some((p) => p < size) ||
+    (firstTopic !== undefined && retold.has(firstTopic.id));
+  if (shown) files.push(openApiFile(model, fragments));
+  return { site: { model, fragments }, files };
+}

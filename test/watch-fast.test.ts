@@ -1,0 +1,261 @@
+// The watch mode's fast path (render/patch.ts, BuildSession.fastEdits) against its general path
+// (validate everything, render everything through the memo) and against a cold build: two
+// sessions over two copies of the same content get the same random edits, most of them of the
+// kinds the fast path takes (an entry's text, title, topics, times; a topic's title, kind, text),
+// some of the kinds it must leave to the general path (a date, a new or deleted file, a topic's
+// categories, invalid content and its repair). After every rebuild both live trees are equal and
+// both reports name the same changed files; at the end of each sequence, both equal a cold build.
+// The seed is printed on failure; FAST_SEED=<n> replays it.
+
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../generator/build.ts';
+import { prng } from '../generator/core/random.ts';
+import { BuildSession, type RebuildReport } from '../generator/watch/session.ts';
+import { entryFile, writeContent } from './helpers/content.ts';
+import { readTree } from './helpers/files.ts';
+import { tempDir } from './helpers/temp.ts';
+
+const baseSeed = Number(process.env.FAST_SEED ?? Date.now() % 1_000_000_000);
+type Rand = (n: number) => number;
+
+const TOPICS = 12;
+const CATEGORIES = ['people', 'household', 'servants'];
+
+/** A small site with pages of 3, so that an edit moves pages, the site index and the OpenAPI document. */
+function site(): Record<string, string> {
+  const files: Record<string, string> = {
+    'site.yaml': 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\npageSize: 3\n',
+    'categories.yaml': [
+      '- slug: people',
+      '  title: People',
+      '- slug: household',
+      '  title: Household',
+      '  parent: people',
+      '- slug: servants',
+      '  title: Servants',
+      '  parent: household',
+      '',
+    ].join('\n'),
+  };
+  for (let id = 1; id <= TOPICS; id++)
+    files[`topics/${id}.yaml`] = `id: ${id}\ntitle: Topic ${id}\ncategories: [${CATEGORIES[id % 3]}]\n`;
+  for (let d = 1; d <= 20; d++) {
+    const date = `166${d % 3}-0${1 + (d % 9)}-1${d % 10}`;
+    files[`entries/${date.slice(0, 4)}/${date}.html`] = entryFile(date, `topics: [${1 + (d % TOPICS)}]\n`);
+  }
+  return files;
+}
+
+/** The files under `sub` of `dir`, as paths relative to `dir`. */
+function files(dir: string, sub: string): string[] {
+  return readdirSync(join(dir, sub), { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => `${join(d.parentPath, d.name).slice(dir.length + 1)}`)
+    .sort();
+}
+
+const ids = (rand: Rand) => [...new Set(Array.from({ length: rand(4) }, () => 1 + rand(TOPICS)))].sort((a, b) => a - b);
+const time = (rand: Rand) => `202${rand(6)}-0${1 + rand(9)}-1${rand(10)}T0${rand(10)}:00:00Z`;
+
+/** Replaces (or adds) the front-matter key `key` of an entry file, or a topic file's key. */
+function setKey(text: string, key: string, value: string | null): string {
+  const line = new RegExp(`^${key}: .*\\n`, 'm');
+  const without = text.replace(line, '');
+  if (value === null) return without;
+  return text.startsWith('---\n')
+    ? without.replace(/^---\n/, `---\n${key}: ${value}\n`)
+    : `${without}${key}: ${value}\n`;
+}
+
+interface Edit {
+  /** The fast path may take it (when the content was valid before); null: it may or may not. */
+  fast: boolean | null;
+  /** Applies it to a content directory; returns the paths it touched. */
+  apply(dir: string): string[];
+}
+
+/** A random edit, decided now, applied the same way to any copy of the content. */
+function randomEdit(rand: Rand, dir: string): Edit {
+  const entries = files(dir, 'entries');
+  const topics = files(dir, 'topics');
+  const entry = entries[rand(entries.length)] as string;
+  const topic = topics[rand(topics.length)] as string;
+  const onEntry = (fast: boolean, change: (text: string) => string): Edit => ({
+    fast,
+    apply: (d) => {
+      writeFileSync(join(d, entry), change(readFileSync(join(d, entry), 'utf8')));
+      return [entry];
+    },
+  });
+  const onTopic = (fast: boolean, change: (text: string) => string): Edit => ({
+    fast,
+    apply: (d) => {
+      writeFileSync(join(d, topic), change(readFileSync(join(d, topic), 'utf8')));
+      return [topic];
+    },
+  });
+  const n = rand(1000);
+  switch (rand(16)) {
+    case 0:
+    case 1:
+      return onEntry(true, (t) => t.replace(/<p>[^<]*<\/p>/, `<p>Edited ${n}.</p>`));
+    case 2:
+      return onEntry(true, (t) => setKey(t, 'topics', `[${ids(rand).join(', ')}]`));
+    case 3:
+      return onEntry(true, (t) => setKey(t, 'lastModifiedTime', rand(3) === 0 ? null : time(rand)));
+    case 4:
+      return onEntry(true, (t) => setKey(t, 'annotationCount', String(n)));
+    case 5: {
+      // A given title of the right shape, or none (the computed one).
+      const title = rand(2) === 0 ? null : `Sunday ${1 + rand(28)} March 166${rand(9)}`;
+      return onEntry(true, (t) => setKey(t, 'title', title));
+    }
+    case 6:
+    case 7:
+      return onTopic(true, (t) => setKey(t, 'title', `Title ${n}`));
+    case 8:
+      return onTopic(true, (t) => setKey(t, 'kind', ['person', 'place', 'default'][rand(3)] as string));
+    case 9:
+      return onTopic(true, (t) => setKey(t, 'wheatleyHTML', `"<p>${n}</p>"`));
+    case 10: {
+      // Another category than the one it has.
+      const shift = 1 + rand(2);
+      return onTopic(false, (t) => {
+        const now = CATEGORIES.findIndex((c) => t.includes(`[${c}]`));
+        return setKey(t, 'categories', `[${CATEGORIES[(Math.max(0, now) + shift) % 3]}]`);
+      });
+    }
+    case 11: {
+      // Two edits at once: an entry's topics and a topic's title.
+      const a = onEntry(true, (t) => setKey(t, 'topics', `[${ids(rand).join(', ')}]`));
+      const b = onTopic(true, (t) => setKey(t, 'title', `Both ${n}`));
+      return { fast: true, apply: (d) => [...a.apply(d), ...b.apply(d)] };
+    }
+    case 12: {
+      // A new date (the file stays): the general path.
+      const date = `1665-1${rand(3)}-2${rand(10)}`;
+      return onEntry(false, (t) => t.replace(/^date: .*$/m, `date: ${date}`));
+    }
+    case 13: {
+      // A new entry file, or one deleted.
+      const date = `1667-0${1 + rand(9)}-0${1 + rand(9)}`;
+      const path = `entries/1667/${date}.html`;
+      const remove = rand(2) === 0 && entries.length > 3;
+      return {
+        fast: false,
+        apply: (d) => {
+          if (remove) rmSync(join(d, entry), { force: true });
+          else {
+            mkdirSync(join(d, 'entries/1667'), { recursive: true });
+            writeFileSync(join(d, path), entryFile(date, `topics: [${1 + rand(TOPICS)}]\n`));
+          }
+          return [remove ? entry : path];
+        },
+      };
+    }
+    case 14:
+      return onEntry(false, (t) => setKey(t, 'topics', `[${TOPICS + 1 + rand(3)}]`)); // unknown topic: invalid
+    default: {
+      // Invalid YAML, then (as the next edit may) anything.
+      return onTopic(false, (t) => `${t}broken: [\n`);
+    }
+  }
+}
+
+const sessions: BuildSession[] = [];
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.close();
+});
+
+async function cold(contentDir: string): Promise<Map<string, string>> {
+  const out = join(tempDir('pepys-cold-'), 'public');
+  await build({ contentDir, outDir: out, quiet: true, env: {} });
+  return readTree(out);
+}
+
+async function open(contentDir: string, fastPath: boolean): Promise<{ session: BuildSession; outDir: string }> {
+  const outDir = join(tempDir('pepys-watch-'), 'public');
+  const session = await BuildSession.open({ contentDir, outDir, env: {}, fastPath });
+  sessions.push(session);
+  return { session, outDir };
+}
+
+describe("the watch mode's fast path", () => {
+  it('gives exactly what the general path and a cold build give, on random edits', async () => {
+    let fastRebuilds = 0;
+    let coldChecks = 0;
+    for (let sequence = 0; sequence < 6; sequence++) {
+      const seed = baseSeed + sequence;
+      const rand = prng(seed);
+      const fastDir = writeContent(site());
+      const fullDir = tempDir('pepys-content-');
+      cpSync(fastDir, fullDir, { recursive: true });
+      const fast = await open(fastDir, true);
+      const full = await open(fullDir, false);
+      /** Every content file as it was at the last valid state: after an invalid one, the next step puts them back. */
+      const saved = new Map<string, string>();
+      for (const p of [...files(fastDir, 'entries'), ...files(fastDir, 'topics')])
+        saved.set(p, readFileSync(join(fastDir, p), 'utf8'));
+      let repair = false;
+      for (let step = 0; step < 30; step++) {
+        const edit: Edit = repair
+          ? {
+              // Back to what the last valid render was made from: the fast path may well take it.
+              fast: null,
+              apply: (d) => {
+                const touched: string[] = [];
+                for (const p of [...files(d, 'entries'), ...files(d, 'topics')]) {
+                  if (saved.has(p)) continue;
+                  rmSync(join(d, p));
+                  touched.push(p);
+                }
+                for (const [p, text] of saved) {
+                  if (existsSync(join(d, p)) && readFileSync(join(d, p), 'utf8') === text) continue;
+                  writeFileSync(join(d, p), text);
+                  touched.push(p);
+                }
+                return touched;
+              },
+            }
+          : randomEdit(rand, fastDir);
+        const paths = edit.apply(fastDir);
+        // The same edit on the other copy: the same bytes, or the same deletion.
+        for (const p of paths) {
+          if (existsSync(join(fastDir, p))) {
+            mkdirSync(dirname(join(fullDir, p)), { recursive: true });
+            cpSync(join(fastDir, p), join(fullDir, p));
+          } else rmSync(join(fullDir, p), { force: true });
+        }
+        const a: RebuildReport = await fast.session.rebuild(paths);
+        const b: RebuildReport = await full.session.rebuild(paths);
+        const where = `seed ${seed}, step ${step}, ${paths.join(' ')}`;
+        // Back to the last valid state at the next step, whatever made it invalid.
+        repair = !b.ok;
+        expect(a.ok, where).toBe(b.ok);
+        expect(a.error, where).toBeNull();
+        expect([...a.changed].sort(), where).toEqual([...b.changed].sort());
+        expect(b.fast, where).toBeUndefined();
+        if (edit.fast === false) expect(a.fast, where).toBeUndefined();
+        if (a.fast === true) fastRebuilds++;
+        const live = readTree(fast.outDir);
+        expect(live, where).toEqual(readTree(full.outDir));
+        if (a.ok && step % 5 === 4) {
+          expect(live, where).toEqual(await cold(fastDir));
+          coldChecks++;
+        }
+        if (b.ok) {
+          saved.clear();
+          for (const p of [...files(fastDir, 'entries'), ...files(fastDir, 'topics')])
+            saved.set(p, readFileSync(join(fastDir, p), 'utf8'));
+        }
+        fast.session.settle();
+        full.session.settle();
+      }
+    }
+    // The fast path did most of the work, and was checked against cold builds.
+    expect(fastRebuilds).toBeGreaterThan(40);
+    expect(coldChecks).toBeGreaterThan(5);
+  });
+});
