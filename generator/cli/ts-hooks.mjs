@@ -19,7 +19,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // that it is found however npm lays out node_modules.
 const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
 
-const CACHE_DIR = new URL('../../node_modules/.cache/node-ts/', import.meta.url);
+// PEPYS_TS_CACHE: another directory (the tests use a temporary one).
+const CACHE_DIR = process.env.PEPYS_TS_CACHE
+  ? pathToFileURL(`${process.env.PEPYS_TS_CACHE}/`)
+  : new URL('../../node_modules/.cache/node-ts/', import.meta.url);
 const OPTIONS = {
   loader: 'ts',
   format: 'esm',

@@ -1,0 +1,90 @@
+// The launcher of every npm script (generator/cli/node-ts.mjs) and its bundle cache
+// (ts-bundle.mjs): a bundle is used only while its sources are as they were, each module keeps its
+// own import.meta, and without a bundle the modules load one by one with the same result.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/temp.ts';
+
+const REPO = resolve(import.meta.dirname, '..');
+// The sources inside the project (only its files are bundled), the cache in a temporary directory.
+const DIR = join(REPO, 'test', `.node-ts-${process.pid}`);
+const CACHE = tempDir('node-ts-cache-');
+
+function run(env: Record<string, string> = {}): string {
+  return execFileSync(process.execPath, [join(REPO, 'generator/cli/node-ts.mjs'), join(DIR, 'main.ts'), 'an-argument'], {
+    cwd: REPO,
+    env: { ...process.env, PEPYS_TS_CACHE: CACHE, ...env },
+    encoding: 'utf8',
+  });
+}
+
+/** The manifests of bundles made for this test's entry. */
+function manifests(): Array<{ bundle: string; inputs: Record<string, string> }> {
+  let names: string[];
+  try {
+    names = readdirSync(CACHE).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => JSON.parse(readFileSync(join(CACHE, n), 'utf8')) as { entry: string; bundle: string; inputs: Record<string, string> })
+    .filter((m) => m.entry.startsWith(DIR));
+}
+
+afterAll(() => {
+  rmSync(DIR, { recursive: true, force: true });
+});
+
+describe('node-ts.mjs', () => {
+  it('runs from a bundle that follows every edit of its sources, with each module its own import.meta', () => {
+    mkdirSync(join(DIR, 'sub'), { recursive: true });
+    writeFileSync(join(DIR, 'sub', 'value.ts'), "export const value: string = 'first';\nexport const where = import.meta.url;\n");
+    writeFileSync(
+      join(DIR, 'main.ts'),
+      [
+        "import { value, where } from './sub/value.ts';",
+        'const args: string[] = process.argv.slice(2);',
+        'console.log(JSON.stringify({ value, where, here: import.meta.url, argv1: process.argv[1], args }));',
+        '',
+      ].join('\n'),
+    );
+    const first = JSON.parse(run()) as Record<string, unknown>;
+    expect(first).toEqual({
+      value: 'first',
+      where: pathToFileURL(join(DIR, 'sub', 'value.ts')).href,
+      here: pathToFileURL(join(DIR, 'main.ts')).href,
+      argv1: join(DIR, 'main.ts'),
+      args: ['an-argument'],
+    });
+    const [made] = manifests();
+    expect(made, 'a bundle was made').toBeDefined();
+    expect(Object.keys(made?.inputs ?? {}).sort()).toEqual([join(DIR, 'main.ts'), join(DIR, 'sub', 'value.ts')]);
+
+    // The bundle is what runs: a change made to it shows (and is gone with the next edit).
+    const bundleFile = join(CACHE, made?.bundle as string);
+    writeFileSync(bundleFile, readFileSync(bundleFile, 'utf8').replace('"first"', '"from the bundle"'));
+    expect(JSON.parse(run()).value).toBe('from the bundle');
+
+    // An edit of an imported file, of the same size: the bundle is made again.
+    writeFileSync(join(DIR, 'sub', 'value.ts'), "export const value: string = 'other';\nexport const where = import.meta.url;\n");
+    expect(JSON.parse(run()).value).toBe('other');
+    // And without any bundle, module by module, the same.
+    expect(JSON.parse(run({ PEPYS_NO_BUNDLE: '1' }))).toEqual({ ...first, value: 'other' });
+  });
+
+  it('leaves a source it cannot bundle to Node, whose error names the file', () => {
+    mkdirSync(DIR, { recursive: true });
+    writeFileSync(join(DIR, 'main.ts'), 'const broken: = 1;\n');
+    let stderr = '';
+    try {
+      run();
+    } catch (err) {
+      stderr = String((err as { stderr: string }).stderr);
+    }
+    expect(stderr).toContain('main.ts');
+  });
+});
