@@ -18,17 +18,35 @@ export interface BuildRun {
  * process, then its threads: wall time from spawn to exit); `via: 'node'` runs the same command
  * without npm (`node generator/cli/node-ts.mjs generator/cli/build.ts`), to tell npm's share.
  */
-export async function coldBuild(repo: string, contentDir: string, outDir: string, trash: Trash, via: 'npm' | 'node'): Promise<BuildRun> {
+export async function coldBuild(
+  repo: string,
+  contentDir: string,
+  outDir: string,
+  trash: Trash,
+  via: 'npm' | 'node',
+): Promise<BuildRun> {
   const reportFile = `${outDir}.report.json`;
   trash.put(outDir);
   flushDisk();
   const args = ['--content', contentDir, '--out', outDir, '--quiet', '--report', reportFile];
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const run = via === 'npm'
-    ? await mustRun(npm, ['run', '-s', 'build', '--', ...args], { cwd: repo })
-    : await mustRun(process.execPath, ['generator/cli/node-ts.mjs', 'generator/cli/build.ts', ...args], { cwd: repo });
-  const r = JSON.parse(readFileSync(reportFile, 'utf8')) as Omit<BuildRun, 'wallMs' | 'cpuMs'> & { cpuMs: { user: number; system: number } };
-  return { wallMs: run.wallMs, cpuMs: r.cpuMs.user + r.cpuMs.system, maxRssBytes: r.maxRssBytes, files: r.files, bytes: r.bytes, timings: r.timings };
+  const run =
+    via === 'npm'
+      ? await mustRun(npm, ['run', '-s', 'build', '--', ...args], { cwd: repo })
+      : await mustRun(process.execPath, ['generator/cli/node-ts.mjs', 'generator/cli/build.ts', ...args], {
+          cwd: repo,
+        });
+  const r = JSON.parse(readFileSync(reportFile, 'utf8')) as Omit<BuildRun, 'wallMs' | 'cpuMs'> & {
+    cpuMs: { user: number; system: number };
+  };
+  return {
+    wallMs: run.wallMs,
+    cpuMs: r.cpuMs.user + r.cpuMs.system,
+    maxRssBytes: r.maxRssBytes,
+    files: r.files,
+    bytes: r.bytes,
+    timings: r.timings,
+  };
 }
 
 /** The floor: `cp -r` of a finished tree into a fresh directory (the last copy renamed away first). */

@@ -7,8 +7,8 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
@@ -22,7 +22,10 @@ interface Request {
   path?: string;
   setupRequest?: (request: { path: string }) => { path: string };
 }
-type Options = Omit<Parameters<typeof autocannon>[0], 'requests'> & { headers: Record<string, string>; requests: Request[] };
+type Options = Omit<Parameters<typeof autocannon>[0], 'requests'> & {
+  headers: Record<string, string>;
+  requests: Request[];
+};
 type Result = Awaited<ReturnType<typeof autocannon>> & { throughput: { total: number } };
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -35,7 +38,9 @@ const { values } = parseArgs({
   },
 });
 if (values.out === undefined) {
-  process.stderr.write('usage: npx tsx bench/compression.ts --out <built site> [--seconds 3] [--connections 10] [--rounds 3]\n');
+  process.stderr.write(
+    'usage: npx tsx bench/compression.ts --out <built site> [--seconds 3] [--connections 10] [--rounds 3]\n',
+  );
   process.exit(2);
 }
 const outDir = resolve(values.out);
@@ -46,7 +51,17 @@ const rounds = Number(values.rounds);
 async function startServer(): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(
     process.execPath,
-    ['generator/cli/node-ts.mjs', 'generator/cli/start.ts', '--no-build', '--out', outDir, '--host', '127.0.0.1', '--port', '0'],
+    [
+      'generator/cli/node-ts.mjs',
+      'generator/cli/start.ts',
+      '--no-build',
+      '--out',
+      outDir,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+    ],
     { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const origin = await new Promise<string>((resolveOrigin, reject) => {
@@ -65,9 +80,13 @@ async function startServer(): Promise<{ child: ChildProcess; origin: string }> {
   return { child, origin };
 }
 
-const index = JSON.parse(readFileSync(join(outDir, SITE_INDEX_FILE), 'utf8')) as { entries: Array<[string, string, string]>; pageSize: number };
+const index = JSON.parse(readFileSync(join(outDir, SITE_INDEX_FILE), 'utf8')) as {
+  entries: Array<[string, string, string]>;
+  pageSize: number;
+};
 const dates = index.entries.map((e) => e[0]);
-const every = <T>(xs: readonly T[], n: number) => xs.filter((_, i) => i % Math.max(1, Math.floor(xs.length / n)) === 0).slice(0, n);
+const every = <T>(xs: readonly T[], n: number) =>
+  xs.filter((_, i) => i % Math.max(1, Math.floor(xs.length / n)) === 0).slice(0, n);
 const pages = Math.max(1, Math.ceil(dates.length / index.pageSize));
 let seed = 1660;
 const rand = (n: number) => {
@@ -90,7 +109,11 @@ const scenarios: Array<{ name: string; paths: string[]; accept?: string; distinc
   { name: 'HTML page of an entry', paths: every(dates, 400).map((d) => `/api/v1/entries/${d}`), accept: BROWSER },
   { name: 'OpenAPI document (file)', paths: ['/api/v1/schema'] },
 ];
-const codings: Array<[string, string | null]> = [['none', null], ['gzip', 'gzip'], ['br', 'gzip, deflate, br, zstd']];
+const codings: Array<[string, string | null]> = [
+  ['none', null],
+  ['gzip', 'gzip'],
+  ['br', 'gzip, deflate, br, zstd'],
+];
 
 interface Row {
   scenario: string;
@@ -106,7 +129,13 @@ interface Row {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 let next = 0;
-async function load(origin: string, paths: readonly string[], headers: Record<string, string>, duration: number, distinct: boolean) {
+async function load(
+  origin: string,
+  paths: readonly string[],
+  headers: Record<string, string>,
+  duration: number,
+  distinct: boolean,
+) {
   // Each connection goes through `requests` from the start: to ask for a path no connection asked
   // for before, one request takes the next path of a counter shared by all.
   const requests: Request[] = distinct
@@ -114,7 +143,8 @@ async function load(origin: string, paths: readonly string[], headers: Record<st
     : paths.map((path) => ({ method: 'GET', path }));
   const options: Options = { url: origin, connections, duration, headers, requests };
   const r = (await autocannon(options as unknown as Parameters<typeof autocannon>[0])) as Result;
-  if (r.errors + r.timeouts > 0 || r.non2xx > 0) throw new Error(`errors under load: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
+  if (r.errors + r.timeouts > 0 || r.non2xx > 0)
+    throw new Error(`errors under load: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
   return r;
 }
 
@@ -124,8 +154,16 @@ const loaded = siteLoader(outDir).current();
 if (!loaded.ok) throw new Error(loaded.error.detail);
 const site = loaded.value;
 const answer = (request: ApiRequest) => handle(request, site.index, site.read, compression);
-async function cpuMicros(paths: readonly string[], headers: Record<string, string>, distinct: boolean): Promise<number> {
-  const request = (path: string): ApiRequest => ({ method: 'GET', ...splitTarget(path), header: (name) => headers[name] ?? null });
+async function cpuMicros(
+  paths: readonly string[],
+  headers: Record<string, string>,
+  distinct: boolean,
+): Promise<number> {
+  const request = (path: string): ApiRequest => ({
+    method: 'GET',
+    ...splitTarget(path),
+    header: (name) => headers[name] ?? null,
+  });
   const n = 2000;
   let i = distinct ? next : 0;
   // Warm-up: every file read (and its compressed forms kept) once; new ranges stay new.
@@ -174,7 +212,15 @@ for (const s of scenarios) {
   for (const [coding] of codings) {
     const c = cells.get(`${s.name}|${coding}`);
     if (c === undefined) continue;
-    rows.push({ scenario: s.name, coding, cpu: median(c.cpu), rps: median(c.rps), p50: median(c.p50), p99: median(c.p99), bytes: median(c.bytes) });
+    rows.push({
+      scenario: s.name,
+      coding,
+      cpu: median(c.cpu),
+      rps: median(c.rps),
+      p50: median(c.p50),
+      p99: median(c.p99),
+      bytes: median(c.bytes),
+    });
   }
 }
 
@@ -192,5 +238,7 @@ for (const r of rows) {
 }
 process.stdout.write(
   `${lines.join('\n')}\n(medians of ${rounds} rounds; HTTP: ${connections} connections, ${seconds} s each after a 1 s warm-up; ` +
-    `CPU µs: in process, per answer (handler and compression); load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${outDir})\n`,
+    `CPU µs: in process, per answer (handler and compression); load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; ${outDir})\n`,
 );

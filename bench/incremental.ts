@@ -5,8 +5,8 @@
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BuildSession } from '../generator/watch/session.ts';
 import { CATEGORIES_FILE } from '../generator/content/load.ts';
+import { BuildSession } from '../generator/watch/session.ts';
 
 export interface EditRun {
   kind: 'entry' | 'entryTitle' | 'topic' | 'category';
@@ -64,7 +64,9 @@ function editsFor(contentDir: string): Edit[] {
       // The tenth category's title.
       apply: (text, round) => {
         let seen = 0;
-        return text.replace(/^ {2}title: (.*)$/gm, (line, title: string) => (++seen === 10 ? `  title: ${title} (benchmark edit ${round})` : line));
+        return text.replace(/^ {2}title: (.*)$/gm, (line, title: string) =>
+          ++seen === 10 ? `  title: ${title} (benchmark edit ${round})` : line,
+        );
       },
     },
   ];
@@ -84,7 +86,8 @@ export async function incrementalRebuilds(contentDir: string, outDir: string, ro
           if (edited === original) throw new Error(`the ${edit.kind} edit changed nothing in ${edit.file}`);
           writeFileSync(path, edited);
           const report = await session.rebuild([edit.file]);
-          if (!report.ok) throw new Error(`the ${edit.kind} edit made the content invalid: ${report.problems[0]?.message}`);
+          if (!report.ok)
+            throw new Error(`the ${edit.kind} edit made the content invalid: ${report.problems[0]?.message}`);
           run.ms.push(report.timings.total);
           run.changed.push(report.changed.length);
           if (report.fast === true) run.fast++;

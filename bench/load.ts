@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { prng, pick } from '../generator/core/random.ts';
+import { pick, prng } from '../generator/core/random.ts';
 import { loadSite, queryString, rangeQueries } from './range.ts';
 
 const { values, positionals } = parseArgs({
@@ -24,7 +24,9 @@ const { values, positionals } = parseArgs({
 });
 const outDir = positionals[0];
 if (outDir === undefined) {
-  process.stderr.write('usage: node generator/cli/node-ts.mjs bench/load.ts <built output dir> [--seconds 30] [--connections 100,500]\n');
+  process.stderr.write(
+    'usage: node generator/cli/node-ts.mjs bench/load.ts <built output dir> [--seconds 30] [--connections 100,500]\n',
+  );
   process.exit(2);
 }
 const seconds = Number(values.seconds);
@@ -38,10 +40,14 @@ function rssMB(pid: number): number {
 }
 
 async function startServer(): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, ['generator/cli/node-ts.mjs', 'generator/cli/start.ts', '--no-build', '--out', outDir as string, '--port', '0'], {
-    cwd: repo,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['generator/cli/node-ts.mjs', 'generator/cli/start.ts', '--no-build', '--out', outDir as string, '--port', '0'],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const origin = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -83,14 +89,37 @@ async function mixedRequests(origin: string, count: number): Promise<Request[]> 
     [4, () => ({ method: 'GET', path: `/api/v1/entries?start=1661-13-01` })],
     [3, () => ({ method: 'GET', path: `/api/v1/entries?page=${['0', 'abc', '99999'][rand(3)]}` })],
     [4, () => ({ method: 'GET', path: `/api/v1/entries/1669-0${6 + rand(3)}-01` })],
-    [3, () => ({ method: 'GET', path: ['/api/v1/nothing', '/api/v1/topics/abc', '/api/v1/categories/..', '/favicon.ico'][rand(4)] as string })],
+    [
+      3,
+      () => ({
+        method: 'GET',
+        path: ['/api/v1/nothing', '/api/v1/topics/abc', '/api/v1/categories/..', '/favicon.ico'][rand(4)] as string,
+      }),
+    ],
     [3, () => ({ method: ['POST', 'PUT', 'DELETE'][rand(3)] as string, path: '/api/v1/entries' })],
-    [3, () => ({ method: 'OPTIONS', path: '/api/v1/entries', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } })],
-    [8, () => {
-      const [path, etag] = pick(rand, [...etags]);
-      return { method: 'GET', path, headers: { 'if-none-match': etag } };
-    }],
-    [6, () => ({ method: 'GET', path: pick(rand, [`/api/v1/entries/${date()}`, pick(rand, ranges)]), headers: { 'accept-encoding': 'br, gzip' } })],
+    [
+      3,
+      () => ({
+        method: 'OPTIONS',
+        path: '/api/v1/entries',
+        headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+      }),
+    ],
+    [
+      8,
+      () => {
+        const [path, etag] = pick(rand, [...etags]);
+        return { method: 'GET', path, headers: { 'if-none-match': etag } };
+      },
+    ],
+    [
+      6,
+      () => ({
+        method: 'GET',
+        path: pick(rand, [`/api/v1/entries/${date()}`, pick(rand, ranges)]),
+        headers: { 'accept-encoding': 'br, gzip' },
+      }),
+    ],
   ];
   const total = kinds.reduce((n, [w]) => n + w, 0);
   return Array.from({ length: count }, () => {
@@ -106,7 +135,11 @@ async function mixedRequests(origin: string, count: number): Promise<Request[]> 
 const { child, origin } = await startServer();
 try {
   const requests = await mixedRequests(origin, 5000);
-  process.stdout.write(`server ${origin} over ${outDir}; ${requests.length} mixed requests in rotation; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(
+    `server ${origin} over ${outDir}; ${requests.length} mixed requests in rotation; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}\n`,
+  );
   for (const connections of connectionCounts) {
     const before = rssMB(child.pid as number);
     const r = await autocannon({ url: origin, connections, duration: seconds, requests });
@@ -119,7 +152,11 @@ try {
         `server RSS ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after\n`,
     );
   }
-  process.stdout.write(`load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(
+    `load average at the end ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}\n`,
+  );
 } finally {
   child.kill('SIGTERM');
 }

@@ -19,11 +19,18 @@ export interface Machine {
 /** The type and options of the file system that holds `path` (Linux only; 'unknown' elsewhere). */
 function fileSystemOf(path: string): string {
   try {
-    const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' '));
+    const mounts = readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .map((l) => l.split(' '));
     let best: string[] | undefined;
     for (const m of mounts) {
       const at = m[1];
-      if (at !== undefined && (path === at || path.startsWith(at === '/' ? '/' : `${at}/`)) && (best === undefined || at.length > (best[1] as string).length)) best = m;
+      if (
+        at !== undefined &&
+        (path === at || path.startsWith(at === '/' ? '/' : `${at}/`)) &&
+        (best === undefined || at.length > (best[1] as string).length)
+      )
+        best = m;
     }
     return best === undefined ? 'unknown' : `${best[2]} (${best[3]})`;
   } catch {

@@ -20,10 +20,18 @@ export interface Timed {
 }
 
 /** Runs a command to its end and times it from spawn to exit. */
-export function timed(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Timed> {
+export function timed(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -34,7 +42,11 @@ export function timed(command: string, args: readonly string[], options: { cwd?:
 }
 
 /** Runs a command that must succeed; throws with its output otherwise. */
-export async function mustRun(command: string, args: readonly string[], options: { cwd?: string } = {}): Promise<Timed> {
+export async function mustRun(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<Timed> {
   const r = await timed(command, args, options);
   if (r.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.code}):\n${r.stderr || r.stdout}`);
   return r;

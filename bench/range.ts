@@ -43,14 +43,19 @@ export function rangeQueries(dates: readonly string[], pageSize: number, count: 
 }
 
 /** Microseconds per computed answer: the median of several batches, after a warm-up. */
-export function rangeAnswerMicros(outDir: string, batches = 7, perBatch = 20_000): { micros: number; samples: number[] } {
+export function rangeAnswerMicros(
+  outDir: string,
+  batches = 7,
+  perBatch = 20_000,
+): { micros: number; samples: number[] } {
   const site = loadSite(outDir);
   const queries = rangeQueries(site.entryDates, site.pageSize, 1000);
   let sink = 0;
   const runBatch = (n: number) => {
     for (let i = 0; i < n; i++) {
       const a = answer('GET', '/api/v1/entries', queries[i % queries.length] as ListQuery, site);
-      if (a.kind !== 'body' || a.status !== 200) throw new Error(`not a computed 200: ${JSON.stringify(queries[i % queries.length])}`);
+      if (a.kind !== 'body' || a.status !== 200)
+        throw new Error(`not a computed 200: ${JSON.stringify(queries[i % queries.length])}`);
       sink += a.body.length;
     }
   };

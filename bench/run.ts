@@ -45,7 +45,9 @@ const cleanedAt = join(work, 'cleaned-at');
 if (values['no-wait'] !== true && existsSync(cleanedAt)) {
   const waitMs = SETTLE_MS - (Date.now() - Number(readFileSync(cleanedAt, 'utf8')));
   if (waitMs > 0) {
-    log(`waiting ${Math.ceil(waitMs / 1000)} s for the file system to settle after the last run's clean-up (--no-wait to skip) …`);
+    log(
+      `waiting ${Math.ceil(waitMs / 1000)} s for the file system to settle after the last run's clean-up (--no-wait to skip) …`,
+    );
     await sleep(waitMs);
   }
 }
@@ -110,7 +112,13 @@ const range = rangeAnswerMicros(out1);
 
 log(`the local server under load (${connections} connections) …`);
 const server = JSON.parse(
-  (await mustRun(process.execPath, ['generator/cli/node-ts.mjs', 'bench/server-run.ts', out1, detailDate, String(connections), quick ? '2' : '4'], { cwd: repo })).stdout,
+  (
+    await mustRun(
+      process.execPath,
+      ['generator/cli/node-ts.mjs', 'bench/server-run.ts', out1, detailDate, String(connections), quick ? '2' : '4'],
+      { cwd: repo },
+    )
+  ).stdout,
 ) as ServerLoad;
 
 log('incremental rebuilds (watch mode) …');
@@ -119,7 +127,13 @@ trash.put(dirname(watchOut));
 mkdirSync(dirname(watchOut), { recursive: true });
 const editRounds = String(quick ? 3 : Math.max(runs, 5));
 const edits = JSON.parse(
-  (await mustRun(process.execPath, ['generator/cli/node-ts.mjs', 'bench/incremental-run.ts', w1.contentDir, watchOut, editRounds], { cwd: repo })).stdout,
+  (
+    await mustRun(
+      process.execPath,
+      ['generator/cli/node-ts.mjs', 'bench/incremental-run.ts', w1.contentDir, watchOut, editRounds],
+      { cwd: repo },
+    )
+  ).stdout,
 ) as EditRun[];
 const load = loadDuringRun.stop();
 
@@ -141,16 +155,28 @@ const ms = (x: number) => `${Math.round(x)} ms`;
 const figures: Figure[] = [
   { key: 'floor', label: 'floor: cp -r of the finished output (1x)', value: floorMs, unit: 'ms' },
   {
-    key: 'cold.npm', label: 'cold full build (1x), npm run build: wall', value: npmMs, unit: 'ms', against: floor,
-    target: 2 * floorMs, targetText: '≤ 2× floor',
-    reason: `npm run build took ${ms(npmMs)}, ${(npmMs / floorMs).toFixed(2)}× the ${ms(floorMs)} of cp -r: npm's own start-up ` +
+    key: 'cold.npm',
+    label: 'cold full build (1x), npm run build: wall',
+    value: npmMs,
+    unit: 'ms',
+    against: floor,
+    target: 2 * floorMs,
+    targetText: '≤ 2× floor',
+    reason:
+      `npm run build took ${ms(npmMs)}, ${(npmMs / floorMs).toFixed(2)}× the ${ms(floorMs)} of cp -r: npm's own start-up ` +
       `${ms(npmShareMs)}, starting Node and loading the code ${ms(startupMs)}, then the build (${ms(split('total'))}), which cannot ` +
       `be shorter than creating its ${lastCold.files.toLocaleString('en-US')} files on a second thread (about what cp -r spends creating ` +
       'the same files) after the last of them is rendered; reading and parsing 13,415 files, validating and rendering are ' +
       'overlapped with that, on the two hyperthreads of one core.',
   },
-  { key: 'cold.node', label: 'the same without npm (node generator/cli/node-ts.mjs …)', value: directMs, unit: 'ms', against: floor },
-  { key: 'cold.npmShare', label: '  of which: npm\'s own start-up', value: npmShareMs, unit: 'ms' },
+  {
+    key: 'cold.node',
+    label: 'the same without npm (node generator/cli/node-ts.mjs …)',
+    value: directMs,
+    unit: 'ms',
+    against: floor,
+  },
+  { key: 'cold.npmShare', label: "  of which: npm's own start-up", value: npmShareMs, unit: 'ms' },
   { key: 'split.startup', label: '  of which: starting Node, loading the code', value: startupMs, unit: 'ms' },
   { key: 'split.load', label: '  of which: list, read, parse (+ render details)', value: split('load'), unit: 'ms' },
   { key: 'split.validate', label: '  of which: validate (model)', value: split('validate'), unit: 'ms' },
@@ -158,64 +184,144 @@ const figures: Figure[] = [
   { key: 'split.write', label: '  of which: wait for the writes, swap', value: split('write'), unit: 'ms' },
   { key: 'cold.cpu', label: 'cold full build (1x): CPU, all threads', value: m(cold.map((r) => r.cpuMs)), unit: 'ms' },
   {
-    key: 'cold.rss', label: 'cold full build (1x): peak memory (RSS)', value: rssMB, unit: 'MB', target: 200, targetText: '≤ 200 MB',
-    reason: `the build process (its threads included) peaked at ${rssMB.toFixed(0)} MB: the parsed content of every file and the ` +
+    key: 'cold.rss',
+    label: 'cold full build (1x): peak memory (RSS)',
+    value: rssMB,
+    unit: 'MB',
+    target: 200,
+    targetText: '≤ 200 MB',
+    reason:
+      `the build process (its threads included) peaked at ${rssMB.toFixed(0)} MB: the parsed content of every file and the ` +
       'model are held until the end, and each thread has a V8 heap of its own.',
   },
   { key: 'cold.files', label: 'cold full build (1x): files written', value: lastCold.files, unit: 'files' },
   { key: 'cold.bytes', label: 'cold full build (1x): bytes written', value: lastCold.bytes / 1e6, unit: 'MB' },
-  { key: 'growth.1x', label: `growth: npm run build at 1x (${w1.files} content files, ${(w1.bytes / 1e6).toFixed(1)} MB)`, value: growth1Ms, unit: 'ms', against: floor },
-  { key: 'growth.4x', label: `growth: npm run build at 4x (${w4.files} content files, ${(w4.bytes / 1e6).toFixed(1)} MB)`, value: growth4Ms, unit: 'ms', against: floor },
   {
-    key: 'growth.ratio', label: 'growth: 4x time / 1x time', value: growth4Ms / growth1Ms, unit: '×', target: 4, targetText: '≤ 4×',
+    key: 'growth.1x',
+    label: `growth: npm run build at 1x (${w1.files} content files, ${(w1.bytes / 1e6).toFixed(1)} MB)`,
+    value: growth1Ms,
+    unit: 'ms',
+    against: floor,
+  },
+  {
+    key: 'growth.4x',
+    label: `growth: npm run build at 4x (${w4.files} content files, ${(w4.bytes / 1e6).toFixed(1)} MB)`,
+    value: growth4Ms,
+    unit: 'ms',
+    against: floor,
+  },
+  {
+    key: 'growth.ratio',
+    label: 'growth: 4x time / 1x time',
+    value: growth4Ms / growth1Ms,
+    unit: '×',
+    target: 4,
+    targetText: '≤ 4×',
     reason: 'the 4x build took more than four times the 1x build.',
   },
-  { key: 'growth.4x.rss', label: 'growth: peak memory at 4x', value: m(cold4.map((r) => r.maxRssBytes)) / 1e6, unit: 'MB' },
+  {
+    key: 'growth.4x.rss',
+    label: 'growth: peak memory at 4x',
+    value: m(cold4.map((r) => r.maxRssBytes)) / 1e6,
+    unit: 'MB',
+  },
   { key: 'growth.4x.files', label: 'growth: files written at 4x', value: cold4[0]?.files ?? 0, unit: 'files' },
 ];
 const EDIT_LABELS: Record<EditRun['kind'], string> = {
-  entry: 'one entry\'s text', entryTitle: 'one entry\'s title', topic: 'one topic\'s title', category: 'one category\'s title',
+  entry: "one entry's text",
+  entryTitle: "one entry's title",
+  topic: "one topic's title",
+  category: "one category's title",
 };
 for (const e of edits) {
   const editMs = m(e.ms);
   const target = e.kind === 'entry' ? { target: 30, targetText: '≤ 30 ms' } : {};
   figures.push({
-    key: `incremental.${e.kind}`, label: `rebuild after an edit of ${EDIT_LABELS[e.kind]} (watch)`, value: editMs, unit: 'ms', ...target,
+    key: `incremental.${e.kind}`,
+    label: `rebuild after an edit of ${EDIT_LABELS[e.kind]} (watch)`,
+    value: editMs,
+    unit: 'ms',
+    ...target,
     reason: `the rebuild took ${editMs.toFixed(1)} ms (median of ${e.ms.length}; ${e.fast} by the fast path).`,
   });
   figures.push({ key: `incremental.${e.kind}.files`, label: '  files rewritten', value: m(e.changed), unit: 'files' });
 }
 const p99Reason = (what: string, r: typeof server.detail) =>
   `${what}: p99 ${r.latencyMs.p99} ms at ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} req/s; with ${connections} requests ` +
-  `always in flight, the mean latency is ${connections} ÷ the rate = ${(connections / r.requestsPerSecond * 1000).toFixed(1)} ms, ` +
+  `always in flight, the mean latency is ${connections} ÷ the rate = ${((connections / r.requestsPerSecond) * 1000).toFixed(1)} ms, ` +
   `and the load generator shares the machine's ${machine.cores} cores with the server (load average up to ${load.max} during the run).`;
 figures.push(
-  { key: 'range.micros', label: 'computed range answer, warm (core/answer.ts)', value: range.micros, unit: 'µs', target: 50, targetText: '≤ 50 µs',
-    reason: 'rendering a computed page took more than 50 µs.' },
   {
-    key: 'server.detail.rps', label: `server, ${connections} connections: static detail`, value: server.detail.requestsPerSecond, unit: 'req/s',
-    against: { name: 'range', value: server.range.requestsPerSecond }, target: server.range.requestsPerSecond, targetKind: 'min', targetText: '≥ computed range',
+    key: 'range.micros',
+    label: 'computed range answer, warm (core/answer.ts)',
+    value: range.micros,
+    unit: 'µs',
+    target: 50,
+    targetText: '≤ 50 µs',
+    reason: 'rendering a computed page took more than 50 µs.',
+  },
+  {
+    key: 'server.detail.rps',
+    label: `server, ${connections} connections: static detail`,
+    value: server.detail.requestsPerSecond,
+    unit: 'req/s',
+    against: { name: 'range', value: server.range.requestsPerSecond },
+    target: server.range.requestsPerSecond,
+    targetKind: 'min',
+    targetText: '≥ computed range',
     reason: 'pre-rendered details were answered more slowly than computed ranges.',
   },
   { key: 'server.detail.p50', label: '  latency p50', value: server.detail.latencyMs.p50, unit: 'ms' },
-  { key: 'server.detail.p99', label: '  latency p99', value: server.detail.latencyMs.p99, unit: 'ms', target: 10, targetKind: 'max', targetText: '< 10 ms',
-    reason: p99Reason('static detail', server.detail) },
-  { key: 'server.range.rps', label: `server, ${connections} connections: computed range (200 in turn)`, value: server.range.requestsPerSecond, unit: 'req/s' },
+  {
+    key: 'server.detail.p99',
+    label: '  latency p99',
+    value: server.detail.latencyMs.p99,
+    unit: 'ms',
+    target: 10,
+    targetKind: 'max',
+    targetText: '< 10 ms',
+    reason: p99Reason('static detail', server.detail),
+  },
+  {
+    key: 'server.range.rps',
+    label: `server, ${connections} connections: computed range (200 in turn)`,
+    value: server.range.requestsPerSecond,
+    unit: 'req/s',
+  },
   { key: 'server.range.p50', label: '  latency p50', value: server.range.latencyMs.p50, unit: 'ms' },
-  { key: 'server.range.p99', label: '  latency p99', value: server.range.latencyMs.p99, unit: 'ms', target: 10, targetText: '< 10 ms',
-    reason: p99Reason('computed range', server.range) },
-  { key: 'server.fresh.rps', label: `server, ${connections} connections: computed range never asked before`, value: server.freshRange.requestsPerSecond, unit: 'req/s' },
+  {
+    key: 'server.range.p99',
+    label: '  latency p99',
+    value: server.range.latencyMs.p99,
+    unit: 'ms',
+    target: 10,
+    targetText: '< 10 ms',
+    reason: p99Reason('computed range', server.range),
+  },
+  {
+    key: 'server.fresh.rps',
+    label: `server, ${connections} connections: computed range never asked before`,
+    value: server.freshRange.requestsPerSecond,
+    unit: 'req/s',
+  },
   { key: 'server.fresh.p99', label: '  latency p99', value: server.freshRange.latencyMs.p99, unit: 'ms' },
   {
-    key: 'start.ready', label: 'npm start on the whole diary: first correct answer', value: readyMs, unit: 'ms', against: floor,
-    target: 1500, targetText: '≤ 1.5 s',
-    reason: `npm start answered after ${ms(readyMs)}: npm's own start-up (≈${ms(npmShareMs)}) and a cold build of the site for the ` +
+    key: 'start.ready',
+    label: 'npm start on the whole diary: first correct answer',
+    value: readyMs,
+    unit: 'ms',
+    against: floor,
+    target: 1500,
+    targetText: '≤ 1.5 s',
+    reason:
+      `npm start answered after ${ms(readyMs)}: npm's own start-up (≈${ms(npmShareMs)}) and a cold build of the site for the ` +
       `origin it serves (≈${ms(directMs)} without npm) come first; it answers as soon as the build is live.`,
   },
 );
 // A server figure measured with nonzero errors is not a figure.
 for (const [name, r] of Object.entries(server)) {
-  if (r.errors > 0 || r.non2xx > 0) log(`warning: server scenario ${name}: ${r.errors} errors, ${r.non2xx} answers other than 2xx`);
+  if (r.errors > 0 || r.non2xx > 0)
+    log(`warning: server scenario ${name}: ${r.errors} errors, ${r.non2xx} answers other than 2xx`);
 }
 judge(figures);
 // The server's p99 targets hold with < as written: 10 ms itself misses.
@@ -224,7 +330,9 @@ for (const f of figures) if (f.targetText === '< 10 ms') f.met = f.value < 10;
 const loadText = `${machine.loadAverage[0]} at the start, ${load.min}–${load.max} during the run (mean ${load.mean})`;
 process.stdout.write(`\n${formatTable(figures, machine, loadText)}\n`);
 if (load.max > 1) {
-  process.stdout.write('note: other processes kept the machine busy during this run (load average above 1): the figures are pessimistic.\n');
+  process.stdout.write(
+    'note: other processes kept the machine busy during this run (load average above 1): the figures are pessimistic.\n',
+  );
 }
 const result = {
   version: 2,
@@ -244,7 +352,8 @@ mkdirSync(dirname(jsonFile), { recursive: true });
 writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
 // Only the latest run's file is kept in bench/results/ (the repository keeps its history).
 if (values.json === undefined) {
-  for (const name of readdirSync(resultsDir)) if (name.endsWith('.json') && name !== basename(jsonFile)) rmSync(join(resultsDir, name));
+  for (const name of readdirSync(resultsDir))
+    if (name.endsWith('.json') && name !== basename(jsonFile)) rmSync(join(resultsDir, name));
 }
 process.stdout.write(`\nwritten to ${jsonFile}\n`);
 log('cleaning up …');

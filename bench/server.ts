@@ -31,7 +31,17 @@ export interface LoadOptions {
 async function startServer(repo: string, outDir: string): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(
     process.execPath,
-    ['generator/cli/node-ts.mjs', 'generator/cli/start.ts', '--no-build', '--out', outDir, '--host', '127.0.0.1', '--port', '0'],
+    [
+      'generator/cli/node-ts.mjs',
+      'generator/cli/start.ts',
+      '--no-build',
+      '--out',
+      outDir,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+    ],
     { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const origin = await new Promise<string>((resolve, reject) => {
@@ -99,15 +109,26 @@ export async function serverLoad(
  * served). A request made before the site is built waits for it (start.ts), so one request at a
  * time is kept waiting from the moment the port accepts connections.
  */
-export async function startReadiness(repo: string, contentDir: string, outDir: string, port: number, date: string, trash: Trash): Promise<number> {
+export async function startReadiness(
+  repo: string,
+  contentDir: string,
+  outDir: string,
+  port: number,
+  date: string,
+  trash: Trash,
+): Promise<number> {
   trash.put(outDir);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const started = performance.now();
-  const child = spawn(npm, ['start', '-s', '--', '--content', contentDir, '--out', outDir, '--port', String(port), '--quiet'], {
-    cwd: repo,
-    stdio: 'ignore',
-    detached: true,
-  });
+  const child = spawn(
+    npm,
+    ['start', '-s', '--', '--content', contentDir, '--out', outDir, '--port', String(port), '--quiet'],
+    {
+      cwd: repo,
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
   let exited = false;
   child.on('exit', () => (exited = true));
   const url = `http://127.0.0.1:${port}/api/v1/entries/${date}`;

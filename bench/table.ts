@@ -22,7 +22,8 @@ export interface Figure {
 }
 
 function formatValue(f: Figure): string {
-  if (f.unit === 'ms') return f.value >= 1000 ? `${(f.value / 1000).toFixed(2)} s` : `${f.value.toFixed(f.value < 10 ? 1 : 0)} ms`;
+  if (f.unit === 'ms')
+    return f.value >= 1000 ? `${(f.value / 1000).toFixed(2)} s` : `${f.value.toFixed(f.value < 10 ? 1 : 0)} ms`;
   if (f.unit === 'µs') return `${f.value.toFixed(1)} µs`;
   if (f.unit === '×') return `${f.value.toFixed(2)}×`;
   if (f.unit === 'MB') return `${f.value.toFixed(1)} MB`;
@@ -57,7 +58,10 @@ export function formatTable(figures: readonly Figure[], machine: Machine, load: 
   const head = ['figure', 'value', 'against', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   return [
     `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.os}; Node ${machine.node}; ` +
       `file system ${machine.fileSystem}; commit ${machine.commit}`,

@@ -64,11 +64,20 @@ function multiplyEntries(contentDir: string, times: number): void {
     const html = marker === -1 ? body : body.slice(0, marker);
     const notes = marker === -1 ? '' : body.slice(marker + FOOTNOTES_MARKER.length + 1);
     const many = (s: string) => Array.from({ length: times }, () => s).join('\n');
-    writeFileSync(path, head + many(html.trimEnd()) + (marker === -1 ? '\n' : `\n${FOOTNOTES_MARKER}\n${many(notes.trim())}\n`));
+    writeFileSync(
+      path,
+      head + many(html.trimEnd()) + (marker === -1 ? '\n' : `\n${FOOTNOTES_MARKER}\n${many(notes.trim())}\n`),
+    );
   });
 }
 
-export async function prepareWorkload(repo: string, corpus: string, workDir: string, scale: number, trash: Trash): Promise<Workload> {
+export async function prepareWorkload(
+  repo: string,
+  corpus: string,
+  workDir: string,
+  scale: number,
+  trash: Trash,
+): Promise<Workload> {
   const contentDir = join(workDir, `content-${scale}x`);
   const stampFile = join(workDir, `content-${scale}x.stamp`);
   const stamp = stampOf(repo, corpus, scale);
@@ -77,8 +86,12 @@ export async function prepareWorkload(repo: string, corpus: string, workDir: str
     process.stderr.write(`preparing the ${scale}x workload in ${contentDir} …\n`);
     trash.put(contentDir);
     const ts = 'generator/cli/node-ts.mjs';
-    await mustRun(process.execPath, [ts, 'generator/import/cli.ts', 'standard-ebooks', corpus, '--out', contentDir], { cwd: repo });
-    await mustRun(process.execPath, [ts, 'scripts/fixture-encyclopedia.ts', contentDir, '--scale', String(scale)], { cwd: repo });
+    await mustRun(process.execPath, [ts, 'generator/import/cli.ts', 'standard-ebooks', corpus, '--out', contentDir], {
+      cwd: repo,
+    });
+    await mustRun(process.execPath, [ts, 'scripts/fixture-encyclopedia.ts', contentDir, '--scale', String(scale)], {
+      cwd: repo,
+    });
     if (scale !== 1) multiplyEntries(contentDir, scale);
     writeFileSync(stampFile, stamp);
   }

@@ -10,15 +10,15 @@
 // rendered as if the content were valid: should it prove invalid, the staging tree is discarded
 // whole and none of it was ever the output.
 
-import type { Entry, Model, SiteConfig } from './core/model.ts';
-import type { IsoDate } from './core/types.ts';
-import { ContentError } from './content/problems.ts';
+import { createProgress } from './cli/progress.ts';
 import { byDate, entryOf, topicEntriesOf } from './content/build-model.ts';
 import { type LoadOptions, readContent, validate } from './content/load.ts';
 import type { FileJob, ParsedFile } from './content/parse-file.ts';
-import { createProgress } from './cli/progress.ts';
-import { entryDetailFile, originsOf, renderFiles, topicDetailFile } from './render/render-site.ts';
+import { ContentError } from './content/problems.ts';
+import type { Entry, Model, SiteConfig } from './core/model.ts';
+import type { IsoDate } from './core/types.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
+import { entryDetailFile, originsOf, renderFiles, topicDetailFile } from './render/render-site.ts';
 
 export interface BuildOptions extends LoadOptions {
   contentDir: string;
@@ -113,7 +113,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (!validated.ok) throw new ContentError(validated.problems, options.contentDir);
     const { model } = validated;
     const t2 = performance.now();
-    progress.step(`rendering and writing ${model.entries.length} entries, ${model.categories.length} categories, ${model.topics.length} topics to ${options.outDir}`);
+    progress.step(
+      `rendering and writing ${model.entries.length} entries, ${model.categories.length} categories, ${model.topics.length} topics to ${options.outDir}`,
+    );
     // Cannot happen (see EarlyDetails); should it, the tree is made again without their help.
     const covered = early.covers(model);
     if (!covered) {

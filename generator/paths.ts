@@ -5,7 +5,7 @@
 import { lstatSync, type Stats, statSync } from 'node:fs';
 
 /** The path's stats, following symlinks; null when there is nothing (or nothing reachable). */
-export function statOrNull(path: string): Stats | null {
+function statOrNull(path: string): Stats | null {
   try {
     return statSync(path);
   } catch {

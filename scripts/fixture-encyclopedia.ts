@@ -64,46 +64,248 @@ export class ZipfSampler {
 // Word pools for synthetic names: plausible for the period, but assembled at random.
 
 const THEMES = [
-  'People', 'Places', 'Government', 'Navy', 'Household', 'Arts', 'Science', 'Religion', 'Trade',
-  'Law', 'Health', 'Food and Drink', 'Entertainment', 'Transport', 'Clothing', 'Books', 'Military',
-  'Finance', 'Buildings', 'Nature',
+  'People',
+  'Places',
+  'Government',
+  'Navy',
+  'Household',
+  'Arts',
+  'Science',
+  'Religion',
+  'Trade',
+  'Law',
+  'Health',
+  'Food and Drink',
+  'Entertainment',
+  'Transport',
+  'Clothing',
+  'Books',
+  'Military',
+  'Finance',
+  'Buildings',
+  'Nature',
 ];
 const ADJECTIVES = [
-  'Royal', 'Common', 'Lesser', 'Greater', 'Old', 'New', 'Private', 'Public', 'Foreign', 'Domestic',
-  'Naval', 'Civil', 'Sacred', 'Secular', 'Northern', 'Southern', 'Eastern', 'Western', 'Upper',
-  'Lower', 'Ancient', 'Modern', 'Courtly', 'Rural', 'Maritime', 'Learned', 'Popular', 'Minor',
+  'Royal',
+  'Common',
+  'Lesser',
+  'Greater',
+  'Old',
+  'New',
+  'Private',
+  'Public',
+  'Foreign',
+  'Domestic',
+  'Naval',
+  'Civil',
+  'Sacred',
+  'Secular',
+  'Northern',
+  'Southern',
+  'Eastern',
+  'Western',
+  'Upper',
+  'Lower',
+  'Ancient',
+  'Modern',
+  'Courtly',
+  'Rural',
+  'Maritime',
+  'Learned',
+  'Popular',
+  'Minor',
 ];
 const NOUNS = [
-  'Offices', 'Courts', 'Ships', 'Yards', 'Taverns', 'Churches', 'Instruments', 'Music', 'Plays',
-  'Coins', 'Debts', 'Fabrics', 'Coaches', 'Gardens', 'Markets', 'Guilds', 'Colleges', 'Prisons',
-  'Remedies', 'Diseases', 'Sermons', 'Pamphlets', 'Regiments', 'Forts', 'Bridges', 'Streets',
-  'Wharves', 'Halls', 'Households', 'Servants', 'Relatives', 'Clerks', 'Merchants', 'Officials',
-  'Voyages', 'Treaties', 'Taxes', 'Games', 'Dishes', 'Wines', 'Animals', 'Weather', 'Maps',
+  'Offices',
+  'Courts',
+  'Ships',
+  'Yards',
+  'Taverns',
+  'Churches',
+  'Instruments',
+  'Music',
+  'Plays',
+  'Coins',
+  'Debts',
+  'Fabrics',
+  'Coaches',
+  'Gardens',
+  'Markets',
+  'Guilds',
+  'Colleges',
+  'Prisons',
+  'Remedies',
+  'Diseases',
+  'Sermons',
+  'Pamphlets',
+  'Regiments',
+  'Forts',
+  'Bridges',
+  'Streets',
+  'Wharves',
+  'Halls',
+  'Households',
+  'Servants',
+  'Relatives',
+  'Clerks',
+  'Merchants',
+  'Officials',
+  'Voyages',
+  'Treaties',
+  'Taxes',
+  'Games',
+  'Dishes',
+  'Wines',
+  'Animals',
+  'Weather',
+  'Maps',
 ];
 const FORENAMES = [
-  'John', 'William', 'Thomas', 'Richard', 'Robert', 'Edward', 'Henry', 'George', 'James', 'Samuel',
-  'Nicholas', 'Anthony', 'Francis', 'Walter', 'Hugh', 'Ralph', 'Roger', 'Matthew', 'Philip', 'Peter',
-  'Elizabeth', 'Anne', 'Mary', 'Margaret', 'Jane', 'Katherine', 'Frances', 'Dorothy', 'Alice', 'Susan',
-  'Judith', 'Martha', 'Bridget', 'Agnes', 'Grace', 'Ursula',
+  'John',
+  'William',
+  'Thomas',
+  'Richard',
+  'Robert',
+  'Edward',
+  'Henry',
+  'George',
+  'James',
+  'Samuel',
+  'Nicholas',
+  'Anthony',
+  'Francis',
+  'Walter',
+  'Hugh',
+  'Ralph',
+  'Roger',
+  'Matthew',
+  'Philip',
+  'Peter',
+  'Elizabeth',
+  'Anne',
+  'Mary',
+  'Margaret',
+  'Jane',
+  'Katherine',
+  'Frances',
+  'Dorothy',
+  'Alice',
+  'Susan',
+  'Judith',
+  'Martha',
+  'Bridget',
+  'Agnes',
+  'Grace',
+  'Ursula',
 ];
 const HONORIFICS = ['', '', '', '', 'Sir ', 'Mr ', 'Mrs ', 'Dr ', 'Captain ', 'Lady ', 'Lord '];
 const NAME_STARTS = [
-  'Ash', 'Brad', 'Carl', 'Dun', 'Elm', 'Fair', 'Gold', 'Hart', 'Ing', 'Kel', 'Lang', 'Mor', 'Nor',
-  'Over', 'Pen', 'Quen', 'Rad', 'Stan', 'Thorn', 'Wex', 'Whit', 'Yar', 'Bark', 'Cob', 'Fen', 'Hol',
+  'Ash',
+  'Brad',
+  'Carl',
+  'Dun',
+  'Elm',
+  'Fair',
+  'Gold',
+  'Hart',
+  'Ing',
+  'Kel',
+  'Lang',
+  'Mor',
+  'Nor',
+  'Over',
+  'Pen',
+  'Quen',
+  'Rad',
+  'Stan',
+  'Thorn',
+  'Wex',
+  'Whit',
+  'Yar',
+  'Bark',
+  'Cob',
+  'Fen',
+  'Hol',
 ];
 const NAME_ENDS = [
-  'combe', 'well', 'ton', 'ley', 'field', 'ford', 'wick', 'by', 'more', 'den', 'stead', 'worth',
-  'ham', 'hurst', 'bridge', 'cote', 'dale', 'gate', 'holme', 'thwaite',
+  'combe',
+  'well',
+  'ton',
+  'ley',
+  'field',
+  'ford',
+  'wick',
+  'by',
+  'more',
+  'den',
+  'stead',
+  'worth',
+  'ham',
+  'hurst',
+  'bridge',
+  'cote',
+  'dale',
+  'gate',
+  'holme',
+  'thwaite',
 ];
 const PLACE_KINDS = [
-  'Street', 'Lane', 'Court', 'Yard', 'Hall', 'Church', 'Wharf', 'Stairs', 'Tavern', 'House', 'Square',
-  'Fields', 'Market', 'Gate', 'Alley', 'Close', 'Inn', 'Dock',
+  'Street',
+  'Lane',
+  'Court',
+  'Yard',
+  'Hall',
+  'Church',
+  'Wharf',
+  'Stairs',
+  'Tavern',
+  'House',
+  'Square',
+  'Fields',
+  'Market',
+  'Gate',
+  'Alley',
+  'Close',
+  'Inn',
+  'Dock',
 ];
 const THINGS = [
-  'Tankard', 'Periwig', 'Theorbo', 'Flageolet', 'Pottage', 'Venison Pasty', 'Chocolate', 'Sack',
-  'Claret', 'Almanac', 'Globe', 'Telescope', 'Sermon', 'Ballad', 'Masque', 'Tally', 'Warrant',
-  'Commission', 'Victualling', 'Cordage', 'Hemp', 'Tar', 'Mast', 'Musket', 'Gunpowder', 'Lottery',
-  'Petition', 'Lease', 'Dowry', 'Coach', 'Sedan', 'Barge', 'Ague', 'Physic', 'Plague Bill', 'Comet',
+  'Tankard',
+  'Periwig',
+  'Theorbo',
+  'Flageolet',
+  'Pottage',
+  'Venison Pasty',
+  'Chocolate',
+  'Sack',
+  'Claret',
+  'Almanac',
+  'Globe',
+  'Telescope',
+  'Sermon',
+  'Ballad',
+  'Masque',
+  'Tally',
+  'Warrant',
+  'Commission',
+  'Victualling',
+  'Cordage',
+  'Hemp',
+  'Tar',
+  'Mast',
+  'Musket',
+  'Gunpowder',
+  'Lottery',
+  'Petition',
+  'Lease',
+  'Dowry',
+  'Coach',
+  'Sedan',
+  'Barge',
+  'Ague',
+  'Physic',
+  'Plague Bill',
+  'Comet',
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +342,10 @@ export const TOPICS_AT_SCALE_1 = 10_000;
 export const MAX_TOPICS_PER_ENTRY = 40;
 
 function slugify(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** A three-level tree: themes → subjects → leaves; some subjects are leaves themselves. */
@@ -205,7 +410,11 @@ export function generateTopics(count: number, categories: readonly FixtureCatego
       const near = random() < 0.9;
       const latitude = near ? 51.45 + random() * 0.11 : 50.5 + random() * 3;
       const longitude = near ? -0.25 + random() * 0.35 : -3 + random() * 4.5;
-      place = { latitude: latitude.toFixed(4), longitude: longitude.toFixed(4), zoom: near ? int(random, 14, 17) : int(random, 9, 12) };
+      place = {
+        latitude: latitude.toFixed(4),
+        longitude: longitude.toFixed(4),
+        zoom: near ? int(random, 14, 17) : int(random, 9, 12),
+      };
     } else {
       title = random() < 0.5 ? `${pick(random, ADJECTIVES)} ${pick(random, THINGS)}` : pick(random, THINGS);
     }
@@ -224,11 +433,20 @@ export function generateTopics(count: number, categories: readonly FixtureCatego
  * (with one entry in twenty mentioning none); which topics, a Zipf law over a seeded popularity
  * order, so that the first few topics of that order appear in hundreds of entries.
  */
-export function entryTopicIds(entryKey: string, popularity: readonly number[], sampler: ZipfSampler, seed: string): number[] {
+export function entryTopicIds(
+  entryKey: string,
+  popularity: readonly number[],
+  sampler: ZipfSampler,
+  seed: string,
+): number[] {
   const random = seededRandom(`${seed}/entry/${entryKey}`);
   if (random() < 0.05 || popularity.length === 0) return [];
   const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const wanted = Math.min(MAX_TOPICS_PER_ENTRY, popularity.length, Math.max(1, Math.round(Math.exp(Math.log(9) + 0.7 * normal))));
+  const wanted = Math.min(
+    MAX_TOPICS_PER_ENTRY,
+    popularity.length,
+    Math.max(1, Math.round(Math.exp(Math.log(9) + 0.7 * normal))),
+  );
   const ids = new Set<number>();
   for (let attempts = 0; ids.size < wanted && attempts < wanted * 50; attempts++) {
     ids.add(popularity[sampler.sample(random)] as number);
@@ -241,21 +459,27 @@ export function entryTopicIds(entryKey: string, popularity: readonly number[], s
 
 /** A YAML scalar: plain when unambiguous, else a JSON string (valid YAML double-quoted). */
 function yamlString(text: string): string {
-  return /^[A-Z][A-Za-z' ,.-]*[A-Za-z.]$/.test(text) && !/^(?:Yes|No|On|Off|True|False|Null|Y|N)$/i.test(text) && !/ #|: /.test(text)
+  return /^[A-Z][A-Za-z' ,.-]*[A-Za-z.]$/.test(text) &&
+    !/^(?:Yes|No|On|Off|True|False|Null|Y|N)$/i.test(text) &&
+    !/ #|: /.test(text)
     ? text
     : JSON.stringify(text);
 }
 
 export function renderCategoriesYaml(categories: readonly FixtureCategory[]): string {
   return categories
-    .map((c) => `- slug: ${c.slug}\n  title: ${yamlString(c.title)}${c.parent === null ? '' : `\n  parent: ${c.parent}`}\n`)
+    .map(
+      (c) =>
+        `- slug: ${c.slug}\n  title: ${yamlString(c.title)}${c.parent === null ? '' : `\n  parent: ${c.parent}`}\n`,
+    )
     .join('');
 }
 
 /** Only the keys a topic needs; every key the format defaults is left out (parsing cost is per key). */
 export function renderTopicYaml(topic: FixtureTopic): string {
   const lines = [`id: ${topic.id}`, `title: ${yamlString(topic.title)}`];
-  if (topic.orderTitle !== null && topic.orderTitle !== topic.title) lines.push(`orderTitle: ${yamlString(topic.orderTitle)}`);
+  if (topic.orderTitle !== null && topic.orderTitle !== topic.title)
+    lines.push(`orderTitle: ${yamlString(topic.orderTitle)}`);
   if (topic.kind !== 'default') lines.push(`kind: ${topic.kind}`);
   lines.push(`categories: [${topic.categories.join(', ')}]`);
   if (topic.place) {
@@ -333,7 +557,10 @@ export function writeEncyclopediaFixture(contentDir: string, options: FixtureOpt
   rmSync(path.join(contentDir, 'topics'), { recursive: true, force: true });
   renameSync(staging, path.join(contentDir, 'topics'));
 
-  const popularity = shuffle(seededRandom(`${seed}/popularity`), topics.map((t) => t.id));
+  const popularity = shuffle(
+    seededRandom(`${seed}/popularity`),
+    topics.map((t) => t.id),
+  );
   const sampler = new ZipfSampler(popularity.length, 1);
   const perTopic = new Map<number, number>();
   let mentions = 0;

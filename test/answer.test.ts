@@ -1,7 +1,7 @@
 // The request → answer mapping, for the cases docs/api-decisions.md settles.
 
 import { describe, expect, it } from 'vitest';
-import { answer, type Answer } from '../generator/core/answer.ts';
+import { type Answer, answer } from '../generator/core/answer.ts';
 import { listQuery } from '../generator/core/lists.ts';
 import { loadSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 
@@ -32,8 +32,14 @@ describe('answer', () => {
     expect(get('/api/v1.json')).toEqual({ kind: 'file', file: 'api/v1/index.json' });
     expect(get('/api/v1/entries?page=02&foo=1')).toEqual({ kind: 'file', file: 'api/v1/entries/pages/2.json' });
     expect(get('/api/v1/entries.json?page=last')).toEqual({ kind: 'file', file: 'api/v1/entries/pages/3.json' });
-    expect(get('/api/v1/entries?end=1660-12-31&start=1660-01-01&page=2')).toEqual({ kind: 'file', file: 'api/v1/entries/years/1660/pages/2.json' });
-    expect(get('/api/v1/entries?start=1660-02-01&end=1660-02-29')).toEqual({ kind: 'file', file: 'api/v1/entries/months/1660-02/pages/1.json' });
+    expect(get('/api/v1/entries?end=1660-12-31&start=1660-01-01&page=2')).toEqual({
+      kind: 'file',
+      file: 'api/v1/entries/years/1660/pages/2.json',
+    });
+    expect(get('/api/v1/entries?start=1660-02-01&end=1660-02-29')).toEqual({
+      kind: 'file',
+      file: 'api/v1/entries/months/1660-02/pages/1.json',
+    });
     expect(get('/api/v1/entries?start=&end=')).toEqual({ kind: 'file', file: 'api/v1/entries/pages/1.json' });
     expect(get('/api/v1/topics/007')).toEqual({ kind: 'file', file: 'api/v1/topics/7.json' });
     expect(get('/api/v1/categories/people.json')).toEqual({ kind: 'file', file: 'api/v1/categories/people.json' });
@@ -52,7 +58,13 @@ describe('answer', () => {
   it('answers the schema, and refuses dot segments as the unknown paths they are', () => {
     expect(get('/api/v1/schema')).toEqual({ kind: 'file', file: 'api/v1/schema.json' });
     expect(get('/api/v1/schema.json')).toEqual({ kind: 'file', file: 'api/v1/schema.json' });
-    for (const path of ['/api/v1/categories/..', '/api/v1/categories/%2e%2e', '/api/v1/./entries', '/api/v1/entries/../topics', '/api/v1/topics/.']) {
+    for (const path of [
+      '/api/v1/categories/..',
+      '/api/v1/categories/%2e%2e',
+      '/api/v1/./entries',
+      '/api/v1/entries/../topics',
+      '/api/v1/topics/.',
+    ]) {
       expect(status(get(path)), path).toBe(404);
     }
   });

@@ -6,9 +6,9 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSy
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
-import { BuildSession } from '../generator/watch/session.ts';
 import { MARKER_FILE, MARKER_TEXT, RefusedError } from '../generator/output/guard.ts';
 import { writeSiteAtomically } from '../generator/output/writer.ts';
+import { BuildSession } from '../generator/watch/session.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -44,7 +44,7 @@ describe('atomic writer', () => {
     expect(readdirSync(dirname(out)).sort()).toEqual(['.public-gen-a', '.public-gen-b', 'public']);
   });
 
-  it('refuses to replace a directory it did not make, in a full build and in the watch mode\'s first swap', async () => {
+  it("refuses to replace a directory it did not make, in a full build and in the watch mode's first swap", async () => {
     const contentDir = writeContent(smallSite());
     const out = outDir();
     mkdirSync(out);

@@ -14,7 +14,6 @@ const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..');
 const tsx = join(repo, 'node_modules', '.bin', 'tsx');
 
-
 const outDir = () => join(tempDir('pepys-out-'), 'public');
 
 describe('build', () => {
@@ -24,16 +23,26 @@ describe('build', () => {
     const files = readTree(out);
     expect(report.files).toBe(files.size);
     for (const f of [
-      'api/v1/index.json', 'api/v1/entries/pages/1.json', 'api/v1/entries/1660-01-01.json',
-      'api/v1/entries/years/1660/pages/1.json', 'api/v1/entries/years/1669/pages/1.json',
-      'api/v1/entries/months/1660-01/pages/1.json', 'api/v1/entries/months/1669-05/pages/1.json',
-      'api/v1/categories/pages/1.json', 'api/v1/categories/servants.json', 'api/v1/topics/pages/1.json', 'api/v1/topics/2.json',
-    ]) expect(files.has(f), f).toBe(true);
+      'api/v1/index.json',
+      'api/v1/entries/pages/1.json',
+      'api/v1/entries/1660-01-01.json',
+      'api/v1/entries/years/1660/pages/1.json',
+      'api/v1/entries/years/1669/pages/1.json',
+      'api/v1/entries/months/1660-01/pages/1.json',
+      'api/v1/entries/months/1669-05/pages/1.json',
+      'api/v1/categories/pages/1.json',
+      'api/v1/categories/servants.json',
+      'api/v1/topics/pages/1.json',
+      'api/v1/topics/2.json',
+    ])
+      expect(files.has(f), f).toBe(true);
     // 10 years and 113 months of the period, one page each here.
     expect([...files.keys()].filter((f) => f.includes('/years/')).length).toBe(10);
     expect([...files.keys()].filter((f) => f.includes('/months/')).length).toBe(113);
     expect(files.has('api/v1/entries/months/1669-06/pages/1.json')).toBe(false);
-    const jan = JSON.parse(files.get('api/v1/entries/months/1660-01/pages/1.json') as string) as { totalResults: number };
+    const jan = JSON.parse(files.get('api/v1/entries/months/1660-01/pages/1.json') as string) as {
+      totalResults: number;
+    };
     expect(jan.totalResults).toBe(2);
   });
 
@@ -79,10 +88,25 @@ describe('build', () => {
   it('takes titles from the content over the computed ones, and honours the title convention', async () => {
     const out = outDir();
     // An override keeps the shape of a title (../shared/API.md): here, another spelling of the year.
-    const files = { ...smallSite(), 'entries/1660/1660-01-02.html': entryFile('1660-01-02', 'title: Monday 2 January 1660\n') };
-    await build({ contentDir: writeContent(files), outDir: out, quiet: true, env: {}, overrides: { titleConvention: 'every-year' } });
-    const page = JSON.parse(readFileSync(join(out, 'api/v1/entries/pages/1.json'), 'utf8')) as { results: Array<{ title: string }> };
-    expect(page.results.map((r) => r.title)).toEqual(['Sunday 1 January 1659/60', 'Monday 2 January 1660', 'Sunday 20 January 1660/61']);
+    const files = {
+      ...smallSite(),
+      'entries/1660/1660-01-02.html': entryFile('1660-01-02', 'title: Monday 2 January 1660\n'),
+    };
+    await build({
+      contentDir: writeContent(files),
+      outDir: out,
+      quiet: true,
+      env: {},
+      overrides: { titleConvention: 'every-year' },
+    });
+    const page = JSON.parse(readFileSync(join(out, 'api/v1/entries/pages/1.json'), 'utf8')) as {
+      results: Array<{ title: string }>;
+    };
+    expect(page.results.map((r) => r.title)).toEqual([
+      'Sunday 1 January 1659/60',
+      'Monday 2 January 1660',
+      'Sunday 20 January 1660/61',
+    ]);
   });
 });
 
@@ -90,8 +114,12 @@ describe('configuration', () => {
   it('takes site.yaml, then $URL, then command-line overrides', () => {
     const dir = writeContent(smallSite());
     expect(loadSiteConfig(dir, {}, {}).apiOrigin).toBe('https://api.test');
-    expect(loadSiteConfig(dir, {}, { URL: 'https://deploy.netlify.app/' }).apiOrigin).toBe('https://deploy.netlify.app');
-    expect(loadSiteConfig(dir, { apiOrigin: 'http://127.0.0.1:9999' }, { URL: 'https://deploy.netlify.app' }).apiOrigin).toBe('http://127.0.0.1:9999');
+    expect(loadSiteConfig(dir, {}, { URL: 'https://deploy.netlify.app/' }).apiOrigin).toBe(
+      'https://deploy.netlify.app',
+    );
+    expect(
+      loadSiteConfig(dir, { apiOrigin: 'http://127.0.0.1:9999' }, { URL: 'https://deploy.netlify.app' }).apiOrigin,
+    ).toBe('http://127.0.0.1:9999');
     expect(loadSiteConfig(dir, {}, {}).pageSize).toBe(50);
     expect(() => loadSiteConfig(dir, {}, { URL: 'ftp://x' })).toThrow(/URL environment variable/);
   });
@@ -102,15 +130,23 @@ describe('build command', () => {
     const dir = writeContent(smallSite());
     const loud = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', outDir()], { cwd: repo });
     expect(loud.stderr).toMatch(/built .*: \d+ files, .* \(3 entries, 3 categories, 2 topics\)/);
-    const quiet = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', outDir(), '--quiet'], { cwd: repo });
+    const quiet = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', outDir(), '--quiet'], {
+      cwd: repo,
+    });
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe('');
   });
 
   it('exits 1 naming file, line and reason of every problem, keeping the old output', async () => {
-    const dir = writeContent({ ...smallSite(), 'entries/bad.html': entryFile('1661-02-30'), 'topics/7.yaml': 'id: 7\ntitle: X\ncategories: [nope]\n' });
+    const dir = writeContent({
+      ...smallSite(),
+      'entries/bad.html': entryFile('1661-02-30'),
+      'topics/7.yaml': 'id: 7\ntitle: X\ncategories: [nope]\n',
+    });
     const out = outDir();
-    const err = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', out, '--quiet'], { cwd: repo }).catch((e: { code: number; stderr: string }) => e);
+    const err = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', out, '--quiet'], {
+      cwd: repo,
+    }).catch((e: { code: number; stderr: string }) => e);
     expect('code' in err && err.code).toBe(1);
     expect(err.stderr).toContain(`${dir}/entries/bad.html:2: "date" must be a real calendar date`);
     expect(err.stderr).toContain(`${dir}/topics/7.yaml:3: unknown category "nope"`);
@@ -118,7 +154,9 @@ describe('build command', () => {
   });
 
   it('rejects bad option values with a clear message', async () => {
-    const err = await run(tsx, ['generator/cli/build.ts', '--api-origin', 'nope'], { cwd: repo }).catch((e: { code: number; stderr: string }) => e);
+    const err = await run(tsx, ['generator/cli/build.ts', '--api-origin', 'nope'], { cwd: repo }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect('code' in err && err.code).toBe(2);
     expect(err.stderr).toMatch(/--api-origin: "nope" is not an absolute URL/);
   });

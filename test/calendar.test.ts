@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entryTitle, hasDualYear, julianWeekday } from '../generator/core/titles.ts';
 import { isIsoDate, monthEnd } from '../generator/core/dates.ts';
+import { entryTitle, hasDualYear, julianWeekday } from '../generator/core/titles.ts';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -63,8 +63,21 @@ describe('entry titles', () => {
 
 describe('calendar dates', () => {
   it('accepts only real dates written YYYY-MM-DD', () => {
-    for (const good of ['1660-01-01', '1664-02-29', '2000-02-29', '0001-01-01', '9999-12-31']) expect(isIsoDate(good), good).toBe(true);
-    for (const bad of ['1661-13-01', '1661-02-30', '1661', 'yesterday', '1661-2-3', '1661-02-29', '1900-02-29', '0000-01-01', ' 1661-01-01', '1661-01-01 ', '１６６１-01-01'])
+    for (const good of ['1660-01-01', '1664-02-29', '2000-02-29', '0001-01-01', '9999-12-31'])
+      expect(isIsoDate(good), good).toBe(true);
+    for (const bad of [
+      '1661-13-01',
+      '1661-02-30',
+      '1661',
+      'yesterday',
+      '1661-2-3',
+      '1661-02-29',
+      '1900-02-29',
+      '0000-01-01',
+      ' 1661-01-01',
+      '1661-01-01 ',
+      '１６６１-01-01',
+    ])
       expect(isIsoDate(bad), bad).toBe(false);
   });
 

@@ -23,7 +23,13 @@ function raw(origin: string, path: string, headers: Record<string, string> = {},
     const req = httpRequest(origin + path, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers as Record<string, string | undefined>,
+          body: Buffer.concat(chunks),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -32,7 +38,11 @@ function raw(origin: string, path: string, headers: Record<string, string> = {},
 }
 
 const decode = (r: Raw) =>
-  r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body;
+  r.headers['content-encoding'] === 'br'
+    ? brotliDecompressSync(r.body)
+    : r.headers['content-encoding'] === 'gzip'
+      ? gunzipSync(r.body)
+      : r.body;
 
 describe('negotiateCoding', () => {
   it('picks brotli, then gzip, by quality; honours q=0, * and x-gzip; nothing else', () => {
@@ -91,7 +101,10 @@ describe('compression on the local server', () => {
       expect(identity.body.length, path).toBeGreaterThanOrEqual(MIN_COMPRESSED_BYTES);
       expect(identity.headers['content-encoding'], path).toBeUndefined();
       expect(identity.headers.vary, path).toBe('Cookie, Accept');
-      for (const [accept, coding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip']] as const) {
+      for (const [accept, coding] of [
+        ['gzip, deflate, br', 'br'],
+        ['gzip', 'gzip'],
+      ] as const) {
         const r = await raw(site.origin, path, { 'accept-encoding': accept });
         const label = `${path} ${accept}`;
         expect(r.status, label).toBe(200);
@@ -139,7 +152,8 @@ describe('compression on the local server', () => {
       const h = await raw(site.origin, path, { 'accept-encoding': 'br' }, 'HEAD');
       expect(h.status, path).toBe(200);
       expect(h.body.length, path).toBe(0);
-      for (const name of ['content-encoding', 'content-length', 'etag', 'vary', 'content-type']) expect(h.headers[name], `${path} ${name}`).toBe(g.headers[name]);
+      for (const name of ['content-encoding', 'content-length', 'etag', 'vary', 'content-type'])
+        expect(h.headers[name], `${path} ${name}`).toBe(g.headers[name]);
     }
   });
 
@@ -160,7 +174,10 @@ describe('compression on the local server', () => {
       }
     }
     // The identity tag names another representation than the brotli one this request would get.
-    const cross = await raw(site.origin, list, { 'accept-encoding': 'br', 'if-none-match': identity.headers.etag as string });
+    const cross = await raw(site.origin, list, {
+      'accept-encoding': 'br',
+      'if-none-match': identity.headers.etag as string,
+    });
     expect(cross.status).toBe(200);
     expect(cross.headers['content-encoding']).toBe('br');
     // And the brotli tag is not the identity representation's.

@@ -47,7 +47,10 @@ describe('content faults', () => {
   it('reports every kind of fault in one run, each as file[:line]: reason, and never blocks on a FIFO', async () => {
     const dir = writeContent(smallSite());
     // Written as bytes: the Latin-1 é (0xE9) on line 4, column 7.
-    writeFileSync(join(dir, 'entries/1660/1660-01-03.html'), Buffer.from('---\ndate: 1660-01-03\n---\n<p>caf\xe9 au lait</p>\n', 'latin1'));
+    writeFileSync(
+      join(dir, 'entries/1660/1660-01-03.html'),
+      Buffer.from('---\ndate: 1660-01-03\n---\n<p>caf\xe9 au lait</p>\n', 'latin1'),
+    );
     symlinkSync('nowhere.html', join(dir, 'entries/1660/dangling.html'));
     symlinkSync('self.html', join(dir, 'entries/1660/self.html'));
     symlinkSync('..', join(dir, 'entries/1660/loop'));
@@ -81,7 +84,9 @@ describe('content faults', () => {
     });
     const problems = lines(await problemsOf(dir));
     expect(problems.some((l) => /^content\/site\.yaml:\d+: malformed YAML/.test(l))).toBe(true);
-    expect(problems).toContain('content/entries/a.html:2: "date" must be a real calendar date written YYYY-MM-DD, not "1661-02-30"');
+    expect(problems).toContain(
+      'content/entries/a.html:2: "date" must be a real calendar date written YYYY-MM-DD, not "1661-02-30"',
+    );
     expect(problems).toContain('content/topics/3.yaml:3: unknown category "ghost"');
     // A site.yaml that cannot be read at all (here: a directory) is one problem among the others.
     rmSync(join(dir, 'site.yaml'));
@@ -91,7 +96,9 @@ describe('content faults', () => {
     expect(again).toContain('content/topics/3.yaml:3: unknown category "ghost"');
     rmSync(join(dir, 'site.yaml'), { recursive: true });
     writeFileSync(join(dir, 'site.yaml'), Buffer.from('pageSize: 0\ntitleConvention: "caf\xe9"\n', 'latin1'));
-    expect(lines(await problemsOf(dir))).toContain('content/site.yaml:2: not valid UTF-8: byte 0xE9 at column 22 (save the file as UTF-8)');
+    expect(lines(await problemsOf(dir))).toContain(
+      'content/site.yaml:2: not valid UTF-8: byte 0xE9 at column 22 (save the file as UTF-8)',
+    );
   });
 
   it('reports an unusable categories.yaml once, without calling every category unknown', async () => {
@@ -101,7 +108,9 @@ describe('content faults', () => {
     expect(problems[0]).toMatch(/^content\/categories\.yaml:\d+: malformed YAML/);
     rmSync(join(dir, 'categories.yaml'));
     symlinkSync('elsewhere.yaml', join(dir, 'categories.yaml'));
-    expect(lines(await problemsOf(dir))).toEqual(['content/categories.yaml: dangling symbolic link: its target "elsewhere.yaml" does not exist']);
+    expect(lines(await problemsOf(dir))).toEqual([
+      'content/categories.yaml: dangling symbolic link: its target "elsewhere.yaml" does not exist',
+    ]);
   });
 
   it('does not read a file too big to be content', () => {
@@ -111,7 +120,10 @@ describe('content faults', () => {
     writeFileSync(file, '');
     truncateSync(file, 65 * 1024 * 1024);
     const read = readContentFile(dir, 'entries/1660/huge.html');
-    expect(read.ok ? null : read.error).toMatchObject({ gone: false, problem: { line: 0, message: 'is 65 MiB, more than a content file can be (64 MiB)' } });
+    expect(read.ok ? null : read.error).toMatchObject({
+      gone: false,
+      problem: { line: 0, message: 'is 65 MiB, more than a content file can be (64 MiB)' },
+    });
   });
 
   it('treats a file that vanished between listing and reading as never listed', async () => {
@@ -119,7 +131,11 @@ describe('content faults', () => {
     const listed = listContent(dir);
     expect(listed.entryFiles).toContain('entries/1661/1661-01-20.html');
     rmSync(join(dir, 'entries/1661/1661-01-20.html'));
-    const parsed = parseContentFile(dir, { kind: 'entry', file: 'entries/1661/1661-01-20.html' }, '2026-01-01T00:00:00Z');
+    const parsed = parseContentFile(
+      dir,
+      { kind: 'entry', file: 'entries/1661/1661-01-20.html' },
+      '2026-01-01T00:00:00Z',
+    );
     expect(parsed).toMatchObject({ gone: true, parsed: null, problems: [] });
     // A whole directory gone from under a listed file: gone too, not a problem.
     rmSync(join(dir, 'entries/1660'), { recursive: true });
@@ -152,7 +168,10 @@ describe('content faults', () => {
     expect(at([0xf4, 0x90, 0x80, 0x80])).toBe(0); // past U+10FFFF
     expect(at([0xf0, 0x9f, 0x98, 0x80, 0xff])).toBe(4);
     const text = Buffer.concat([Buffer.from('line one\nline “two”\nab'), Buffer.from([0x80]), Buffer.from('\n')]);
-    expect(decodeUtf8(text, 'f.html')).toEqual({ ok: false, error: { file: 'f.html', line: 3, message: 'not valid UTF-8: byte 0x80 at column 3 (save the file as UTF-8)' } });
+    expect(decodeUtf8(text, 'f.html')).toEqual({
+      ok: false,
+      error: { file: 'f.html', line: 3, message: 'not valid UTF-8: byte 0x80 at column 3 (save the file as UTF-8)' },
+    });
     expect(decodeUtf8(Buffer.from('\uFEFFok'), 'f')).toEqual({ ok: true, value: 'ok' });
   });
 

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import {
-  type FixtureSummary, rewriteTopicsLine, seededRandom, writeEncyclopediaFixture,
+  type FixtureSummary,
+  rewriteTopicsLine,
+  seededRandom,
+  writeEncyclopediaFixture,
 } from '../scripts/fixture-encyclopedia.ts';
 import { readTree } from './helpers/files.ts';
 import { tempDir as makeTempDir } from './helpers/temp.ts';
@@ -15,7 +18,6 @@ const SCALE = 0.05; // 500 topics, a few dozen categories
 const ENTRY_COUNT = 400;
 
 const tempDir = () => makeTempDir('pepys-fixture-');
-
 
 /** A content directory with ENTRY_COUNT consecutive entries and no encyclopedia. */
 function writeEntries(dir: string): void {
@@ -30,8 +32,21 @@ function writeEntries(dir: string): void {
   writeFileSync(path.join(dir, 'site.yaml'), 'pageSize: 50\n');
 }
 
-interface Category { slug: string; title: string; parent?: string }
-interface Topic { id: number; title: string; orderTitle?: string; kind?: string; categories: string[]; latitude?: number; longitude?: number; zoom?: number }
+interface Category {
+  slug: string;
+  title: string;
+  parent?: string;
+}
+interface Topic {
+  id: number;
+  title: string;
+  orderTitle?: string;
+  kind?: string;
+  categories: string[];
+  latitude?: number;
+  longitude?: number;
+  zoom?: number;
+}
 
 describe('encyclopedia fixture', () => {
   let dir: string;
@@ -49,7 +64,9 @@ describe('encyclopedia fixture', () => {
     categories = parseYaml(files.get('categories.yaml') as string) as Category[];
     topics = [...files].filter(([f]) => f.startsWith('topics/')).map(([, text]) => parseYaml(text) as Topic);
     entryTopics = new Map(
-      [...files].filter(([f]) => f.startsWith('entries/')).map(([f, text]) => [f, parseYaml(text.split('---\n')[1] as string).topics as number[]]),
+      [...files]
+        .filter(([f]) => f.startsWith('entries/'))
+        .map(([f, text]) => [f, parseYaml(text.split('---\n')[1] as string).topics as number[]]),
     );
   });
 
@@ -98,7 +115,8 @@ describe('encyclopedia fixture', () => {
         expect(t.latitude).toBeUndefined();
       }
     }
-    for (const [file, text] of files) if (file.startsWith('topics/')) expect(text.split('\n').length).toBeLessThanOrEqual(9);
+    for (const [file, text] of files)
+      if (file.startsWith('topics/')) expect(text.split('\n').length).toBeLessThanOrEqual(9);
   });
 
   it('gives each entry 0–40 known topics, with a skew: a few topics in many entries, most in few', () => {
@@ -143,10 +161,12 @@ describe('encyclopedia fixture', () => {
 
 describe('fixture helpers', () => {
   it('replaces a block-sequence topics key or adds a missing one', () => {
-    expect(rewriteTopicsLine('---\ndate: 1660-01-01\ntopics:\n  - 3\n  - 4\ntitle: T\n---\n<p>x</p>\n', [1, 2]))
-      .toBe('---\ndate: 1660-01-01\ntopics: [1, 2]\ntitle: T\n---\n<p>x</p>\n');
-    expect(rewriteTopicsLine('---\ndate: 1660-01-01\n---\n<p>x</p>\n', []))
-      .toBe('---\ndate: 1660-01-01\ntopics: []\n---\n<p>x</p>\n');
+    expect(rewriteTopicsLine('---\ndate: 1660-01-01\ntopics:\n  - 3\n  - 4\ntitle: T\n---\n<p>x</p>\n', [1, 2])).toBe(
+      '---\ndate: 1660-01-01\ntopics: [1, 2]\ntitle: T\n---\n<p>x</p>\n',
+    );
+    expect(rewriteTopicsLine('---\ndate: 1660-01-01\n---\n<p>x</p>\n', [])).toBe(
+      '---\ndate: 1660-01-01\ntopics: []\n---\n<p>x</p>\n',
+    );
   });
 
   it('has a seeded PRNG that repeats itself', () => {

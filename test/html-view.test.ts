@@ -24,27 +24,48 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 const unescapeHtml = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] as string);
 /** The JSON as the page shows it: the text of its Body section. */
 const shown = (html: string) =>
-  unescapeHtml((/<h2 id="body-title">Body<\/h2><pre><code>([\s\S]*?)<\/code><\/pre>/.exec(html)?.[1] ?? '').replace(/<\/?a\b[^>]*>/g, ''));
+  unescapeHtml(
+    (/<h2 id="body-title">Body<\/h2><pre><code>([\s\S]*?)<\/code><\/pre>/.exec(html)?.[1] ?? '').replace(
+      /<\/?a\b[^>]*>/g,
+      '',
+    ),
+  );
 /** The page without the text of its <pre> blocks: its own markup. */
 const markup = (html: string) => html.replace(/<pre>[\s\S]*?<\/pre>/g, '<pre></pre>');
 
-function envelope(totalResults: number, totalPages: number, results: number, next: string | null, previous: string | null) {
+function envelope(
+  totalResults: number,
+  totalPages: number,
+  results: number,
+  next: string | null,
+  previous: string | null,
+) {
   return {
     totalResults,
     totalPages,
     nextPageURL: next,
     previousPageURL: previous,
-    results: Array.from({ length: results }, (_, i) => ({ date: `1661-01-${String((i % 28) + 1).padStart(2, '0')}`, apiURL: `${API}/api/v1/entries/1661-01-01` })),
+    results: Array.from({ length: results }, (_, i) => ({
+      date: `1661-01-${String((i % 28) + 1).padStart(2, '0')}`,
+      apiURL: `${API}/api/v1/entries/1661-01-01`,
+    })),
   };
 }
 
 describe('the browsable page', () => {
   it('shows content that looks like markup as text: a title with <script>, quotes, ampersands cannot break out', () => {
     const title = `</title><script>alert("x")</script> & 'quoted' "<b>"`;
-    const data = { date: '1660-01-01', title, entryHTML: '<p onclick="evil()">Text</p><img src=x onerror=alert(1)>', apiURL: `${API}/api/v1/entries/1660-01-01` };
+    const data = {
+      date: '1660-01-01',
+      title,
+      entryHTML: '<p onclick="evil()">Text</p><img src=x onerror=alert(1)>',
+      apiURL: `${API}/api/v1/entries/1660-01-01`,
+    };
     const html = page({ data, path: '/api/v1/entries/1660-01-01' });
     expect(html).not.toMatch(/<script|<img|<p onclick/i);
-    expect(html).toContain(`<title>Entry: &lt;/title&gt;&lt;script&gt;alert("x")&lt;/script&gt; &amp; 'quoted' "&lt;b&gt;" · Pepys diary API</title>`);
+    expect(html).toContain(
+      `<title>Entry: &lt;/title&gt;&lt;script&gt;alert("x")&lt;/script&gt; &amp; 'quoted' "&lt;b&gt;" · Pepys diary API</title>`,
+    );
     expect(html).toContain('<h1>Entry: &lt;/title&gt;&lt;script&gt;');
     expect(shown(html)).toBe(JSON.stringify(data, null, 2));
   });
@@ -53,7 +74,11 @@ describe('the browsable page', () => {
     const evil = '"><script>alert(1)</script>';
     const html = renderHtmlView({
       status: 400,
-      json: JSON.stringify({ detail: `Invalid "start" parameter: ${JSON.stringify(evil)} is not a date.`, status_code: 400 }, null, 2),
+      json: JSON.stringify(
+        { detail: `Invalid "start" parameter: ${JSON.stringify(evil)} is not a date.`, status_code: 400 },
+        null,
+        2,
+      ),
       jsonHeaders: JSON_HEADERS,
       path: '/api/v1/entries',
       query: { start: evil, end: "1661-01-01' onfocus='x" },
@@ -62,7 +87,14 @@ describe('the browsable page', () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(html).toContain('value="1661-01-01&#39; onfocus=&#39;x"');
-    const unknown = renderHtmlView({ status: 404, json: '{"detail": "Not found.", "status_code": 404}', jsonHeaders: JSON_HEADERS, path: '/api/v1/<svg onload=x>', query: {}, apiOrigin: API });
+    const unknown = renderHtmlView({
+      status: 404,
+      json: '{"detail": "Not found.", "status_code": 404}',
+      jsonHeaders: JSON_HEADERS,
+      path: '/api/v1/<svg onload=x>',
+      query: {},
+      apiOrigin: API,
+    });
     expect(unknown).not.toContain('<svg');
   });
 
@@ -94,34 +126,64 @@ describe('the browsable page', () => {
   });
 
   it('says where a list page stands, with the filters in force, and links to the pages around it', () => {
-    const data = envelope(3413, 69, 50, `${API}/api/v1/entries?end=1661-12-31&page=4&start=1661-01-01`, `${API}/api/v1/entries?end=1661-12-31&page=2&start=1661-01-01`);
-    const html = page({ data, path: '/api/v1/entries', query: { start: '1661-01-01', end: '1661-12-31', page: '003' } });
-    expect(html).toContain('<strong>Page 3 of 69</strong> · entries 101–150 of 3,413 · dates from 1661-01-01 to 1661-12-31');
+    const data = envelope(
+      3413,
+      69,
+      50,
+      `${API}/api/v1/entries?end=1661-12-31&page=4&start=1661-01-01`,
+      `${API}/api/v1/entries?end=1661-12-31&page=2&start=1661-01-01`,
+    );
+    const html = page({
+      data,
+      path: '/api/v1/entries',
+      query: { start: '1661-01-01', end: '1661-12-31', page: '003' },
+    });
+    expect(html).toContain(
+      '<strong>Page 3 of 69</strong> · entries 101–150 of 3,413 · dates from 1661-01-01 to 1661-12-31',
+    );
     expect(html).toContain('<a rel="first" href="/api/v1/entries?end=1661-12-31&amp;start=1661-01-01">');
     expect(html).toContain('<a rel="prev" href="/api/v1/entries?end=1661-12-31&amp;page=2&amp;start=1661-01-01">');
     expect(html).toContain('<a rel="next" href="/api/v1/entries?end=1661-12-31&amp;page=4&amp;start=1661-01-01">');
     expect(html).toContain('<a rel="last" href="/api/v1/entries?end=1661-12-31&amp;page=69&amp;start=1661-01-01">');
 
-    const last = page({ data: envelope(3413, 69, 13, null, `${API}/api/v1/entries?page=68`), path: '/api/v1/entries', query: { page: 'last' } });
+    const last = page({
+      data: envelope(3413, 69, 13, null, `${API}/api/v1/entries?page=68`),
+      path: '/api/v1/entries',
+      query: { page: 'last' },
+    });
     expect(last).toContain('<strong>Page 69 of 69</strong> · entries 3,401–3,413 of 3,413</p>');
     expect(last).not.toContain('rel="next"');
     expect(last).not.toContain('rel="last"');
     expect(last).toContain('<a rel="first" href="/api/v1/entries">');
 
-    const empty = page({ data: envelope(0, 1, 0, null, null), path: '/api/v1/entries', query: { start: '1662-01-01', end: '1661-01-01' } });
+    const empty = page({
+      data: envelope(0, 1, 0, null, null),
+      path: '/api/v1/entries',
+      query: { start: '1662-01-01', end: '1661-01-01' },
+    });
     expect(empty).toContain('<strong>Page 1 of 1</strong> · no entries · dates from 1662-01-01 to 1661-01-01');
     expect(empty).not.toMatch(/rel="(first|prev|next|last)"/);
 
     // Only entries are filtered: a start given to another list is not in force, and not shown.
-    const topics = page({ data: envelope(120, 3, 50, `${API}/api/v1/topics?page=2`, null), path: '/api/v1/topics', query: { start: '1661-01-01' } });
+    const topics = page({
+      data: envelope(120, 3, 50, `${API}/api/v1/topics?page=2`, null),
+      path: '/api/v1/topics',
+      query: { start: '1661-01-01' },
+    });
     expect(topics).toContain('<strong>Page 1 of 3</strong> · topics 1–50 of 120</p>');
     expect(topics).toContain('<a rel="last" href="/api/v1/topics?page=3">');
     // A detail or an error is no list page.
-    expect(page({ data: { totalResults: 1, totalPages: 1, results: [] }, path: '/api/v1/topics/1' })).not.toContain('class="position"');
+    expect(page({ data: { totalResults: 1, totalPages: 1, results: [] }, path: '/api/v1/topics/1' })).not.toContain(
+      'class="position"',
+    );
   });
 
   it('has a range form that works without JavaScript, on the entry lists, the root, and the 400 page', () => {
-    const html = page({ data: envelope(10, 1, 10, null, null), path: '/api/v1/entries', query: { start: '1661-01-01' } });
+    const html = page({
+      data: envelope(10, 1, 10, null, null),
+      path: '/api/v1/entries',
+      query: { start: '1661-01-01' },
+    });
     const form = /<form[^>]*>[\s\S]*?<\/form>/.exec(html)?.[0] ?? '';
     expect(form).toMatch(/^<form method="get" action="\/api\/v1\/entries">/);
     expect(form).toContain('<label for="start">');
@@ -134,7 +196,14 @@ describe('the browsable page', () => {
     expect(form).not.toMatch(/pattern=|required|type="date"/);
     expect(page({ path: '/api/v1' })).toContain('<form method="get" action="/api/v1/entries">');
     expect(page({ path: '/api/v1/entries.json' })).toContain('<form');
-    expect(page({ status: 400, data: { detail: 'Invalid "end"', status_code: 400 }, path: '/api/v1/entries', query: { end: 'x' } })).toContain('value="x"');
+    expect(
+      page({
+        status: 400,
+        data: { detail: 'Invalid "end"', status_code: 400 },
+        path: '/api/v1/entries',
+        query: { end: 'x' },
+      }),
+    ).toContain('value="x"');
     expect(page({ path: '/api/v1/entries/1660-01-01' })).not.toContain('<form');
     expect(page({ path: '/api/v1/topics' })).not.toContain('<form');
   });
@@ -159,7 +228,14 @@ describe('the browsable page', () => {
     const body = markup(html).slice(markup(html).indexOf('<body>'));
     expect(body).toMatch(/^<body><a class="skip" href="#main">/);
     expect(body).toContain('<main id="main" tabindex="-1">');
-    for (const landmark of ['<header>', '<main ', '<footer>', '<nav aria-label="API sections">', '<nav aria-label="Pages">']) expect(body).toContain(landmark);
+    for (const landmark of [
+      '<header>',
+      '<main ',
+      '<footer>',
+      '<nav aria-label="API sections">',
+      '<nav aria-label="Pages">',
+    ])
+      expect(body).toContain(landmark);
     expect(body.match(/<h1>/g)?.length).toBe(1);
     expect(body).toContain('<a href="/api/v1/entries" aria-current="page">Entries</a>');
     expect(markup(html)).not.toMatch(/<script|<link|<img|\ssrc=|url\(|@import/i);
@@ -177,10 +253,16 @@ describe('the browsable page', () => {
   });
 
   it('offers the .json address of the same answer, with its recognised parameters', () => {
-    expect(page({ data: envelope(10, 1, 10, null, null), path: '/api/v1/entries', query: { start: '1661-01-01', page: '1' } })).toContain(
-      'href="/api/v1/entries.json?page=1&amp;start=1661-01-01"',
-    );
+    expect(
+      page({
+        data: envelope(10, 1, 10, null, null),
+        path: '/api/v1/entries',
+        query: { start: '1661-01-01', page: '1' },
+      }),
+    ).toContain('href="/api/v1/entries.json?page=1&amp;start=1661-01-01"');
     expect(page({ path: '/api/v1/' })).toContain('href="/api/v1.json"');
-    expect(page({ status: 404, data: { detail: 'Not found.', status_code: 404 }, path: '/api/v1/nothing' })).not.toContain('.json address');
+    expect(
+      page({ status: 404, data: { detail: 'Not found.', status_code: 404 }, path: '/api/v1/nothing' }),
+    ).not.toContain('.json address');
   });
 });

@@ -34,7 +34,10 @@ defineContractTests('local server, sample content', {
         for (const accept of JSON_ACCEPTS) {
           if (accept === null) continue; // fetch always sends one; the suite checks none over raw HTTP
           const res = await get(path, { headers: { accept } });
-          expect(Buffer.from(await res.arrayBuffer()).equals(bytes), `${path} with Accept ${JSON.stringify(accept)}`).toBe(true);
+          expect(
+            Buffer.from(await res.arrayBuffer()).equals(bytes),
+            `${path} with Accept ${JSON.stringify(accept)}`,
+          ).toBe(true);
         }
         const html = await get(path, { headers: { accept: BROWSER_ACCEPT } });
         const expected = path.endsWith('.json') ? 'application/json' : 'text/html; charset=utf-8';

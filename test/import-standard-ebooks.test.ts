@@ -9,19 +9,16 @@ import { gregorianToJulian } from '../generator/import/old-style.ts';
 import { dedent } from '../generator/import/render.ts';
 import type { ImportReport } from '../generator/import/report.ts';
 import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';
-import { parseXml } from '../generator/import/xml.ts';
 import { IMPORT_MARKER, sweepImportLeftovers } from '../generator/import/write.ts';
+import { parseXml } from '../generator/import/xml.ts';
 import { MARKER_FILE, RefusedError } from '../generator/output/guard.ts';
 import { runCli, UNPRIVILEGED } from './helpers/cli.ts';
-import { snapshot } from './helpers/snapshot.ts';
-import { readTree } from './helpers/files.ts';
-import { tempDir as makeTempDir } from './helpers/temp.ts';
 import { entryParts } from './helpers/content.ts';
-
+import { readTree } from './helpers/files.ts';
+import { snapshot } from './helpers/snapshot.ts';
+import { tempDir as makeTempDir } from './helpers/temp.ts';
 
 const tempDir = () => makeTempDir('pepys-import-');
-
-
 
 /** Problems with an entry's note wiring: every reference has its note here, and back. */
 function noteProblems(file: string, text: string): string[] {
@@ -30,8 +27,10 @@ function noteProblems(file: string, text: string): string[] {
   const refs = [...body.matchAll(/<a href="#(note-\d+)"( id="noteref-(\d+)")?/g)];
   const notes = new Set([...footnotes.matchAll(/<li id="(note-\d+)"/g)].map((m) => m[1]));
   const refIds = new Set(refs.filter((m) => m[2]).map((m) => `note-${m[3]}`));
-  for (const m of refs) if (!notes.has(m[1] as string)) problems.push(`${file}: ${m[1]} referenced but not in the footnotes`);
-  for (const note of notes) if (!refIds.has(note as string)) problems.push(`${file}: ${note} printed but never referenced`);
+  for (const m of refs)
+    if (!notes.has(m[1] as string)) problems.push(`${file}: ${m[1]} referenced but not in the footnotes`);
+  for (const note of notes)
+    if (!refIds.has(note as string)) problems.push(`${file}: ${note} printed but never referenced`);
   for (const m of footnotes.matchAll(/href="#noteref-(\d+)"/g)) {
     if (!body.includes(`id="noteref-${m[1]}"`)) problems.push(`${file}: backlink to missing noteref-${m[1]}`);
   }
@@ -72,23 +71,57 @@ const note = (n: number, backTo: string, inner: string): string =>
 function writeMiniEdition(dir: string): void {
   const text = path.join(dir, 'text');
   mkdirSync(text, { recursive: true });
-  writeFileSync(path.join(text, 'chapter-1.xhtml'), chapter(1, 'January 1659–60',
-    article('entry-1', `<p>Preface.${ref(2)}</p>`) +
-    article('entry-1660-1-11', `<p><time datetime="1660-01-11"><abbr epub:type="z3998:name-title">Jan.</abbr> 1st</time>. First day.${ref(3)} <i xml:lang="la">sic</i></p>`) +
-    article('entry-1660-1-12', `<p><time datetime="1660-01-12">2nd</time>. Second.${ref(4)} Again${ref(3).replace(' id="noteref-3"', '')}.<!-- a comment --></p>`) +
-    article('entry-1660-1-12', `<p><time datetime="1660-01-12">2nd</time>. Second, more.<br/><span epub:type="z3998:roman">IV</span></p>`)));
-  writeFileSync(path.join(text, 'chapter-2.xhtml'), chapter(2, 'February',
-    article('entry-1660-2-24', `<p><time datetime="1660-02-14">14th</time>. Mistyped datetime.${ref(5)}</p>`) +
-    article('entry-1660-2-25/1660-2-27', `<p><time datetime="1660-02-25">15th</time>, <time datetime="1660-02-26">16th</time>, <time datetime="1660-02-27">17th</time>. Three days.</p><table><tr><td/></tr></table>`)));
-  writeFileSync(path.join(text, 'endnotes.xhtml'),
+  writeFileSync(
+    path.join(text, 'chapter-1.xhtml'),
+    chapter(
+      1,
+      'January 1659–60',
+      article('entry-1', `<p>Preface.${ref(2)}</p>`) +
+        article(
+          'entry-1660-1-11',
+          `<p><time datetime="1660-01-11"><abbr epub:type="z3998:name-title">Jan.</abbr> 1st</time>. First day.${ref(3)} <i xml:lang="la">sic</i></p>`,
+        ) +
+        article(
+          'entry-1660-1-12',
+          `<p><time datetime="1660-01-12">2nd</time>. Second.${ref(4)} Again${ref(3).replace(' id="noteref-3"', '')}.<!-- a comment --></p>`,
+        ) +
+        article(
+          'entry-1660-1-12',
+          `<p><time datetime="1660-01-12">2nd</time>. Second, more.<br/><span epub:type="z3998:roman">IV</span></p>`,
+        ),
+    ),
+  );
+  writeFileSync(
+    path.join(text, 'chapter-2.xhtml'),
+    chapter(
+      2,
+      'February',
+      article('entry-1660-2-24', `<p><time datetime="1660-02-14">14th</time>. Mistyped datetime.${ref(5)}</p>`) +
+        article(
+          'entry-1660-2-25/1660-2-27',
+          `<p><time datetime="1660-02-25">15th</time>, <time datetime="1660-02-26">16th</time>, <time datetime="1660-02-27">17th</time>. Three days.</p><table><tr><td/></tr></table>`,
+        ),
+    ),
+  );
+  writeFileSync(
+    path.join(text, 'endnotes.xhtml'),
     `<?xml version="1.0" encoding="utf-8"?>\n<html ${NS}>\n\t<body>\n\t\t<section id="endnotes" epub:type="endnotes">\n\t\t\t<ol>\n` +
-    note(1, 'chapter-1.xhtml', 'On the heading.') +
-    note(2, 'chapter-1.xhtml', 'On the preface.') +
-    note(3, 'chapter-1.xhtml', 'On the first day; see <a href="#note-5">note 5</a> and <a href="#note-1">note 1</a>.') +
-    note(4, 'chapter-1.xhtml', 'Second day; see <a href="chapter-2.xhtml#entry-1660-2-25/1660-2-27">the 15th</a>.') +
-    note(5, 'chapter-2.xhtml', 'Mistyped.<ol><li>nested item</li></ol><figure><img alt="A picture." src="../images/x.svg"/></figure>') +
-    note(6, 'introduction.xhtml', 'Introduction only.') +
-    `\t\t\t</ol>\n\t\t</section>\n\t</body>\n</html>\n`);
+      note(1, 'chapter-1.xhtml', 'On the heading.') +
+      note(2, 'chapter-1.xhtml', 'On the preface.') +
+      note(
+        3,
+        'chapter-1.xhtml',
+        'On the first day; see <a href="#note-5">note 5</a> and <a href="#note-1">note 1</a>.',
+      ) +
+      note(4, 'chapter-1.xhtml', 'Second day; see <a href="chapter-2.xhtml#entry-1660-2-25/1660-2-27">the 15th</a>.') +
+      note(
+        5,
+        'chapter-2.xhtml',
+        'Mistyped.<ol><li>nested item</li></ol><figure><img alt="A picture." src="../images/x.svg"/></figure>',
+      ) +
+      note(6, 'introduction.xhtml', 'Introduction only.') +
+      `\t\t\t</ol>\n\t\t</section>\n\t</body>\n</html>\n`,
+  );
 }
 
 describe('importer rules (synthetic edition)', () => {
@@ -115,7 +148,9 @@ describe('importer rules (synthetic edition)', () => {
     ]);
     expect(files.get('categories.yaml')).toBe('[]\n');
     expect(report.entriesWritten).toBe(4);
-    expect(report.entryArithmetic).toBe('6 articles − 0 set aside − 1 undated attached to the next entry − 1 sharing a date with an earlier article = 4');
+    expect(report.entryArithmetic).toBe(
+      '6 articles − 0 set aside − 1 undated attached to the next entry − 1 sharing a date with an earlier article = 4',
+    );
   });
 
   it('attaches the undated article to the next entry and merges shared dates in reading order', () => {
@@ -124,7 +159,9 @@ describe('importer rules (synthetic edition)', () => {
     expect(first.indexOf('Preface.')).toBeLessThan(first.indexOf('First day.'));
     const second = entryParts(files.get('entries/1660/1660-01-02.html') as string).body;
     expect(second.indexOf('Second.')).toBeLessThan(second.indexOf('Second, more.'));
-    expect(report.dates.mergedDates).toEqual([{ date: '1660-01-02', articleIds: ['entry-1660-1-12', 'entry-1660-1-12'] }]);
+    expect(report.dates.mergedDates).toEqual([
+      { date: '1660-01-02', articleIds: ['entry-1660-1-12', 'entry-1660-1-12'] },
+    ]);
   });
 
   it('lets the id win over a mistyped datetime when the printed day agrees with it', () => {
@@ -134,7 +171,11 @@ describe('importer rules (synthetic edition)', () => {
 
   it('files a multi-day article under its first day', () => {
     expect(report.dates.multiDayArticles).toEqual([
-      { articleId: 'entry-1660-2-25/1660-2-27', date: '1660-02-15', covers: ['1660-02-15', '1660-02-16', '1660-02-17'] },
+      {
+        articleId: 'entry-1660-2-25/1660-2-27',
+        date: '1660-02-15',
+        covers: ['1660-02-15', '1660-02-16', '1660-02-17'],
+      },
     ]);
     expect(report.period.daysCoveredByMultiDayEntries).toEqual(['1660-02-16', '1660-02-17']);
   });
@@ -158,7 +199,9 @@ describe('importer rules (synthetic edition)', () => {
     const second = files.get('entries/1660/1660-01-02.html') as string;
     expect(second).toContain('Again<a href="https://www.pepysdiary.com/diary/1660/01/01/#note-3">3</a>');
     expect(second).toContain('<a href="https://www.pepysdiary.com/diary/1660/02/15/">the 15th</a>');
-    expect(files.get('entries/1660/1660-02-14.html')).toContain('<ol><li>nested item</li></ol><figure><p>A picture.</p></figure>');
+    expect(files.get('entries/1660/1660-02-14.html')).toContain(
+      '<ol><li>nested item</li></ol><figure><p>A picture.</p></figure>',
+    );
     expect(report.notes.repeatedReferences).toEqual([{ noteId: 'note-3', date: '1660-01-02', home: '1660-01-01' }]);
     expect(report.notes.setAside.map((n) => n.noteId)).toEqual(['note-1', 'note-6']);
     expect(report.notes.setAside[0]?.reason).toMatch(/heading of chapter-1\.xhtml/);
@@ -203,37 +246,83 @@ function earlierImport(): { contentDir: string; before: ReturnType<typeof snapsh
 
 describe('the importer reads every chapter whole, or fails naming it (the earlier import untouched)', () => {
   const cases: [string, (text: string) => void, RegExp][] = [
-    ['a zero-byte chapter', (text) => writeFileSync(path.join(text, 'chapter-2.xhtml'), ''), /chapter-2\.xhtml: the file is empty \(0 bytes\)/],
-    ['a chapter that is not UTF-8', (text) => {
-      const file = path.join(text, 'chapter-2.xhtml');
-      writeFileSync(file, Buffer.concat([readFileSync(file).subarray(0, 300), Buffer.from([0xe9, 0x74, 0xe9]), readFileSync(file).subarray(300)]));
-    }, /chapter-2\.xhtml:\d+: not UTF-8 \(byte 300 is not part of a UTF-8 character\)/],
-    ['a chapter cut in the middle', (text) => {
-      const file = path.join(text, 'chapter-2.xhtml');
-      writeFileSync(file, readFileSync(file).subarray(0, Math.floor(readFileSync(file).length / 2)));
-    }, /chapter-2\.xhtml:\d+: (<\w+> is never closed|stray "<" \(not a tag\))/],
-    ['a chapter cut after its prolog', (text) => {
-      writeFileSync(path.join(text, 'chapter-2.xhtml'), '<?xml version="1.0" encoding="utf-8"?>\n');
-    }, /chapter-2\.xhtml: not a whole XHTML document \(no single <html> root element\): truncated\?/],
-    ['a chapter with no diary entry left in it', (text) => {
-      writeFileSync(path.join(text, 'chapter-2.xhtml'), chapter(2, 'February', ''));
-    }, /chapter-2\.xhtml: no diary entry \(<article>\) in it/],
-    ['a chapter that cannot be read (a directory by that name)', (text) => {
-      const file = path.join(text, 'chapter-2.xhtml');
-      rmSync(file);
-      mkdirSync(file);
-    }, /chapter-2\.xhtml: cannot be read \(EISDIR\)/],
-    ['a missing chapter between two others', (text) => {
-      writeFileSync(path.join(text, 'chapter-3.xhtml'), readFileSync(path.join(text, 'chapter-2.xhtml')));
-      rmSync(path.join(text, 'chapter-2.xhtml'));
-    }, /chapter-2\.xhtml: missing \(the chapters run from 1 with no gap\)/],
-    ['a missing last chapter that the table of contents lists', (text) => {
-      writeFileSync(path.join(text, '..', 'toc.xhtml'), '<a href="text/chapter-1.xhtml">1</a> <a href="text/chapter-2.xhtml#x">2</a> <a href="text/chapter-3.xhtml">3</a>');
-    }, /chapter-3\.xhtml: missing \(toc\.xhtml lists it\)/],
-    ['truncated endnotes', (text) => {
-      const file = path.join(text, 'endnotes.xhtml');
-      writeFileSync(file, readFileSync(file).subarray(0, readFileSync(file).length - 40));
-    }, /endnotes\.xhtml:\d+: <\w+> is never closed/],
+    [
+      'a zero-byte chapter',
+      (text) => writeFileSync(path.join(text, 'chapter-2.xhtml'), ''),
+      /chapter-2\.xhtml: the file is empty \(0 bytes\)/,
+    ],
+    [
+      'a chapter that is not UTF-8',
+      (text) => {
+        const file = path.join(text, 'chapter-2.xhtml');
+        writeFileSync(
+          file,
+          Buffer.concat([
+            readFileSync(file).subarray(0, 300),
+            Buffer.from([0xe9, 0x74, 0xe9]),
+            readFileSync(file).subarray(300),
+          ]),
+        );
+      },
+      /chapter-2\.xhtml:\d+: not UTF-8 \(byte 300 is not part of a UTF-8 character\)/,
+    ],
+    [
+      'a chapter cut in the middle',
+      (text) => {
+        const file = path.join(text, 'chapter-2.xhtml');
+        writeFileSync(file, readFileSync(file).subarray(0, Math.floor(readFileSync(file).length / 2)));
+      },
+      /chapter-2\.xhtml:\d+: (<\w+> is never closed|stray "<" \(not a tag\))/,
+    ],
+    [
+      'a chapter cut after its prolog',
+      (text) => {
+        writeFileSync(path.join(text, 'chapter-2.xhtml'), '<?xml version="1.0" encoding="utf-8"?>\n');
+      },
+      /chapter-2\.xhtml: not a whole XHTML document \(no single <html> root element\): truncated\?/,
+    ],
+    [
+      'a chapter with no diary entry left in it',
+      (text) => {
+        writeFileSync(path.join(text, 'chapter-2.xhtml'), chapter(2, 'February', ''));
+      },
+      /chapter-2\.xhtml: no diary entry \(<article>\) in it/,
+    ],
+    [
+      'a chapter that cannot be read (a directory by that name)',
+      (text) => {
+        const file = path.join(text, 'chapter-2.xhtml');
+        rmSync(file);
+        mkdirSync(file);
+      },
+      /chapter-2\.xhtml: cannot be read \(EISDIR\)/,
+    ],
+    [
+      'a missing chapter between two others',
+      (text) => {
+        writeFileSync(path.join(text, 'chapter-3.xhtml'), readFileSync(path.join(text, 'chapter-2.xhtml')));
+        rmSync(path.join(text, 'chapter-2.xhtml'));
+      },
+      /chapter-2\.xhtml: missing \(the chapters run from 1 with no gap\)/,
+    ],
+    [
+      'a missing last chapter that the table of contents lists',
+      (text) => {
+        writeFileSync(
+          path.join(text, '..', 'toc.xhtml'),
+          '<a href="text/chapter-1.xhtml">1</a> <a href="text/chapter-2.xhtml#x">2</a> <a href="text/chapter-3.xhtml">3</a>',
+        );
+      },
+      /chapter-3\.xhtml: missing \(toc\.xhtml lists it\)/,
+    ],
+    [
+      'truncated endnotes',
+      (text) => {
+        const file = path.join(text, 'endnotes.xhtml');
+        writeFileSync(file, readFileSync(file).subarray(0, readFileSync(file).length - 40));
+      },
+      /endnotes\.xhtml:\d+: <\w+> is never closed/,
+    ],
   ];
   for (const [name, damage, message] of cases) {
     it(name, () => {
@@ -255,23 +344,30 @@ describe('the importer reads every chapter whole, or fails naming it (the earlie
     writeFileSync(path.join(edition, 'text', 'chapter-1.xhtml'), '');
     const r = await runCli('import', ['standard-ebooks', edition, '--out', contentDir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: ${path.join(edition, 'text', 'chapter-1.xhtml')}: the file is empty (0 bytes); nothing was imported\n`);
+    expect(r.stderr).toBe(
+      `error: ${path.join(edition, 'text', 'chapter-1.xhtml')}: the file is empty (0 bytes); nothing was imported\n`,
+    );
     expect(snapshot(contentDir)).toEqual(before);
   });
 });
 
-describe.skipIf(UNPRIVILEGED === null)('an unreadable chapter (file modes apply: an ordinary user, or root without its capabilities)', () => {
-  it('fails naming it, exit 1', async () => {
-    const { contentDir, before } = earlierImport();
-    const edition = tempDir();
-    writeMiniEdition(edition);
-    chmodSync(path.join(edition, 'text', 'chapter-2.xhtml'), 0o000);
-    const r = await runCli('import', ['standard-ebooks', edition, '--out', contentDir], { wrap: UNPRIVILEGED ?? [] });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: ${path.join(edition, 'text', 'chapter-2.xhtml')}: cannot be read (EACCES); nothing was imported\n`);
-    expect(snapshot(contentDir)).toEqual(before);
-  });
-});
+describe.skipIf(UNPRIVILEGED === null)(
+  'an unreadable chapter (file modes apply: an ordinary user, or root without its capabilities)',
+  () => {
+    it('fails naming it, exit 1', async () => {
+      const { contentDir, before } = earlierImport();
+      const edition = tempDir();
+      writeMiniEdition(edition);
+      chmodSync(path.join(edition, 'text', 'chapter-2.xhtml'), 0o000);
+      const r = await runCli('import', ['standard-ebooks', edition, '--out', contentDir], { wrap: UNPRIVILEGED ?? [] });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `error: ${path.join(edition, 'text', 'chapter-2.xhtml')}: cannot be read (EACCES); nothing was imported\n`,
+      );
+      expect(snapshot(contentDir)).toEqual(before);
+    });
+  },
+);
 
 describe('the importer writes only into a content directory', () => {
   function refused(edition: string, contentDir: string, reason: RegExp, watch: string): void {
@@ -291,7 +387,7 @@ describe('the importer writes only into a content directory', () => {
     refused(edition, root, /contains the edition/, root);
   });
 
-  it('refuses a build\'s output, a directory of other things, hand-written entries, a file', async () => {
+  it("refuses a build's output, a directory of other things, hand-written entries, a file", async () => {
     const root = tempDir();
     const edition = path.join(root, 'edition');
     writeMiniEdition(edition);
@@ -306,14 +402,19 @@ describe('the importer writes only into a content directory', () => {
     refused(edition, docs, /is not a content directory/, root);
     const handWritten = path.join(root, 'content');
     mkdirSync(path.join(handWritten, 'entries', '1660'), { recursive: true });
-    writeFileSync(path.join(handWritten, 'entries', '1660', '1660-01-01.html'), '---\ndate: 1660-01-01\n---\n<p>Mine.</p>\n');
+    writeFileSync(
+      path.join(handWritten, 'entries', '1660', '1660-01-01.html'),
+      '---\ndate: 1660-01-01\n---\n<p>Mine.</p>\n',
+    );
     refused(edition, handWritten, /holds entries this importer did not write/, root);
     writeFileSync(path.join(root, 'file'), 'x');
     refused(edition, path.join(root, 'file'), /is not a directory/, root);
     // As a command: exit 2 and the one line.
     const r = await runCli('import', ['standard-ebooks', edition, '--out', handWritten]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: --out .*content: .*entries holds entries this importer did not write \(no \.pepys-import in it\)[^\n]*\n$/);
+    expect(r.stderr).toMatch(
+      /^error: --out .*content: .*entries holds entries this importer did not write \(no \.pepys-import in it\)[^\n]*\n$/,
+    );
   });
 
   it('refuses /, the working directory and the home directory', () => {

@@ -2,22 +2,30 @@
 // full build of the same content writes; only files whose bytes changed are written; writes go
 // to the tree that is not live, which then goes live by one swap of the output's symlink.
 
-import { existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
+import { readContent, validate } from '../generator/content/load.ts';
 import { slotDir } from '../generator/output/generations.ts';
 import { MARKER_FILE } from '../generator/output/guard.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 import { BuildSession } from '../generator/watch/session.ts';
 import { startWatching, type Watcher } from '../generator/watch/watch.ts';
-import { readContent, validate } from '../generator/content/load.ts';
 import { entryFile, writeContent } from './helpers/content.ts';
-import { mediumSite } from './helpers/medium-site.ts';
 import { readTree } from './helpers/files.ts';
+import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
-
 
 /** What a fresh full build of `contentDir` writes. */
 async function fullBuild(contentDir: string): Promise<Map<string, string>> {
@@ -51,51 +59,91 @@ describe('incremental rebuilds', () => {
     expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
     // Both generations hold the site, and the marker that says a build made them (output/guard.ts).
     expect(readTree(slotDir(outDir, 'a'))).toEqual(readTree(slotDir(outDir, 'b')));
-    for (const slot of ['a', 'b'] as const) expect(existsSync(join(slotDir(outDir, slot), MARKER_FILE)), slot).toBe(true);
+    for (const slot of ['a', 'b'] as const)
+      expect(existsSync(join(slotDir(outDir, slot), MARKER_FILE)), slot).toBe(true);
   });
 
   it('after every kind of edit, equals a full build and rewrites exactly the files that differ', async () => {
     const { contentDir, outDir, session } = await open(mediumSite(120, 60));
     const edits: Array<[string, () => string[]]> = [
-      ['an entry\'s text', () => {
-        writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [4]\n', '<p>Edited.</p>'));
-        return ['entries/1660/1660-02-04.html'];
-      }],
-      ['an entry\'s topics and title', () => {
-        writeFileSync(join(contentDir, 'entries/1660/1660-02-07.html'), entryFile('1660-02-07', 'topics: [1, 2, 9]\ntitle: Tuesday 7 February 1660\n'));
-        return ['entries/1660/1660-02-07.html'];
-      }],
-      ['a topic\'s title and categories', () => {
-        writeFileSync(join(contentDir, 'topics/10.yaml'), 'id: 10\ntitle: Renamed\nkind: place\ncategories: [people, servants]\n');
-        return ['topics/10.yaml'];
-      }],
-      ['a category\'s title (which reorders its parent\'s children)', () => {
-        const file = join(contentDir, 'categories.yaml');
-        writeFileSync(file, readFileSync(file, 'utf8').replace('title: Servants', 'title: Aaa servants'));
-        return ['categories.yaml'];
-      }],
-      ['a new entry', () => {
-        writeFileSync(join(contentDir, 'entries/1660/1660-02-02.html'), entryFile('1660-02-02', 'topics: [2]\n'));
-        return ['entries/1660/1660-02-02.html'];
-      }],
-      ['a removed entry', () => {
-        rmSync(join(contentDir, 'entries/1660/1660-02-01.html'));
-        return ['entries/1660/1660-02-01.html'];
-      }],
-      ['a file saved by rename (as editors do)', () => {
-        const target = join(contentDir, 'topics/11.yaml');
-        writeFileSync(`${target}.tmp`, 'id: 11\ntitle: Saved by rename\n');
-        renameSync(`${target}.tmp`, target);
-        return ['topics/11.yaml.tmp', 'topics/11.yaml'];
-      }],
-      ['a renamed folder', () => {
-        renameSync(join(contentDir, 'entries/1661'), join(contentDir, 'entries/year-1661'));
-        return ['entries/1661', 'entries/year-1661'];
-      }],
-      ['the site configuration', () => {
-        writeFileSync(join(contentDir, 'site.yaml'), 'apiOrigin: https://other.test\nsiteOrigin: https://site.test\npageSize: 20\n');
-        return ['site.yaml'];
-      }],
+      [
+        "an entry's text",
+        () => {
+          writeFileSync(
+            join(contentDir, 'entries/1660/1660-02-04.html'),
+            entryFile('1660-02-04', 'topics: [4]\n', '<p>Edited.</p>'),
+          );
+          return ['entries/1660/1660-02-04.html'];
+        },
+      ],
+      [
+        "an entry's topics and title",
+        () => {
+          writeFileSync(
+            join(contentDir, 'entries/1660/1660-02-07.html'),
+            entryFile('1660-02-07', 'topics: [1, 2, 9]\ntitle: Tuesday 7 February 1660\n'),
+          );
+          return ['entries/1660/1660-02-07.html'];
+        },
+      ],
+      [
+        "a topic's title and categories",
+        () => {
+          writeFileSync(
+            join(contentDir, 'topics/10.yaml'),
+            'id: 10\ntitle: Renamed\nkind: place\ncategories: [people, servants]\n',
+          );
+          return ['topics/10.yaml'];
+        },
+      ],
+      [
+        "a category's title (which reorders its parent's children)",
+        () => {
+          const file = join(contentDir, 'categories.yaml');
+          writeFileSync(file, readFileSync(file, 'utf8').replace('title: Servants', 'title: Aaa servants'));
+          return ['categories.yaml'];
+        },
+      ],
+      [
+        'a new entry',
+        () => {
+          writeFileSync(join(contentDir, 'entries/1660/1660-02-02.html'), entryFile('1660-02-02', 'topics: [2]\n'));
+          return ['entries/1660/1660-02-02.html'];
+        },
+      ],
+      [
+        'a removed entry',
+        () => {
+          rmSync(join(contentDir, 'entries/1660/1660-02-01.html'));
+          return ['entries/1660/1660-02-01.html'];
+        },
+      ],
+      [
+        'a file saved by rename (as editors do)',
+        () => {
+          const target = join(contentDir, 'topics/11.yaml');
+          writeFileSync(`${target}.tmp`, 'id: 11\ntitle: Saved by rename\n');
+          renameSync(`${target}.tmp`, target);
+          return ['topics/11.yaml.tmp', 'topics/11.yaml'];
+        },
+      ],
+      [
+        'a renamed folder',
+        () => {
+          renameSync(join(contentDir, 'entries/1661'), join(contentDir, 'entries/year-1661'));
+          return ['entries/1661', 'entries/year-1661'];
+        },
+      ],
+      [
+        'the site configuration',
+        () => {
+          writeFileSync(
+            join(contentDir, 'site.yaml'),
+            'apiOrigin: https://other.test\nsiteOrigin: https://site.test\npageSize: 20\n',
+          );
+          return ['site.yaml'];
+        },
+      ],
     ];
     for (const [what, edit] of edits) {
       const before = readTree(outDir);
@@ -113,7 +161,8 @@ describe('incremental rebuilds', () => {
     const { contentDir, outDir, session } = await open(mediumSite(120, 60));
     const live = session.liveSlot;
     const liveDir = slotDir(outDir, live);
-    const stamp = (dir: string) => [...readTree(dir).keys()].map((p) => `${p}:${statSync(join(dir, p)).ino}:${statSync(join(dir, p)).mtimeMs}`);
+    const stamp = (dir: string) =>
+      [...readTree(dir).keys()].map((p) => `${p}:${statSync(join(dir, p)).ino}:${statSync(join(dir, p)).mtimeMs}`);
     const liveBefore = stamp(liveDir);
     writeFileSync(join(contentDir, 'topics/12.yaml'), 'id: 12\ntitle: Changed\n');
     const report = await session.rebuild(['topics/12.yaml']);
@@ -150,7 +199,10 @@ describe('incremental rebuilds', () => {
     };
     expect((await render()).memo).toEqual((await render()).plain);
     writeFileSync(join(contentDir, 'topics/5.yaml'), 'id: 5\ntitle: Five\ncategories: [people]\n');
-    writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [5]\ntitle: Saturday 4 February 1660\n'));
+    writeFileSync(
+      join(contentDir, 'entries/1660/1660-02-04.html'),
+      entryFile('1660-02-04', 'topics: [5]\ntitle: Saturday 4 February 1660\n'),
+    );
     const r = await render();
     expect(r.memo).toEqual(r.plain);
   });

@@ -10,6 +10,7 @@ import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../generator/core/handler.ts';
+import { prng } from '../generator/core/random.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { CDN_CACHE_CONTROL, cdnMayKeep, NETLIFY_VARY } from '../generator/deploy/netlify/cache.ts';
 import { createEdgeFunction, type EdgeFunction, type NetlifyContext } from '../generator/deploy/netlify/edge.ts';
@@ -24,7 +25,6 @@ import {
 import { emulatorToml } from '../tools/netlify/emulator.ts';
 import { randomRequests } from './edge/requests.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
-import { prng } from '../generator/core/random.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const REPO = join(import.meta.dirname, '..');

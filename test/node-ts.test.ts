@@ -15,11 +15,15 @@ const DIR = join(REPO, 'test', `.node-ts-${process.pid}`);
 const CACHE = tempDir('node-ts-cache-');
 
 function run(env: Record<string, string> = {}): string {
-  return execFileSync(process.execPath, [join(REPO, 'generator/cli/node-ts.mjs'), join(DIR, 'main.ts'), 'an-argument'], {
-    cwd: REPO,
-    env: { ...process.env, PEPYS_TS_CACHE: CACHE, ...env },
-    encoding: 'utf8',
-  });
+  return execFileSync(
+    process.execPath,
+    [join(REPO, 'generator/cli/node-ts.mjs'), join(DIR, 'main.ts'), 'an-argument'],
+    {
+      cwd: REPO,
+      env: { ...process.env, PEPYS_TS_CACHE: CACHE, ...env },
+      encoding: 'utf8',
+    },
+  );
 }
 
 /** The manifests of bundles made for this test's entry. */
@@ -31,7 +35,14 @@ function manifests(): Array<{ bundle: string; inputs: Record<string, string> }> 
     return [];
   }
   return names
-    .map((n) => JSON.parse(readFileSync(join(CACHE, n), 'utf8')) as { entry: string; bundle: string; inputs: Record<string, string> })
+    .map(
+      (n) =>
+        JSON.parse(readFileSync(join(CACHE, n), 'utf8')) as {
+          entry: string;
+          bundle: string;
+          inputs: Record<string, string>;
+        },
+    )
     .filter((m) => m.entry.startsWith(DIR));
 }
 
@@ -42,7 +53,10 @@ afterAll(() => {
 describe('node-ts.mjs', () => {
   it('runs from a bundle that follows every edit of its sources, with each module its own import.meta', () => {
     mkdirSync(join(DIR, 'sub'), { recursive: true });
-    writeFileSync(join(DIR, 'sub', 'value.ts'), "export const value: string = 'first';\nexport const where = import.meta.url;\n");
+    writeFileSync(
+      join(DIR, 'sub', 'value.ts'),
+      "export const value: string = 'first';\nexport const where = import.meta.url;\n",
+    );
     writeFileSync(
       join(DIR, 'main.ts'),
       [
@@ -70,7 +84,10 @@ describe('node-ts.mjs', () => {
     expect(JSON.parse(run()).value).toBe('from the bundle');
 
     // An edit of an imported file, of the same size: the bundle is made again.
-    writeFileSync(join(DIR, 'sub', 'value.ts'), "export const value: string = 'other';\nexport const where = import.meta.url;\n");
+    writeFileSync(
+      join(DIR, 'sub', 'value.ts'),
+      "export const value: string = 'other';\nexport const where = import.meta.url;\n",
+    );
     expect(JSON.parse(run()).value).toBe('other');
     // And without any bundle, module by module, the same.
     expect(JSON.parse(run({ PEPYS_NO_BUNDLE: '1' }))).toEqual({ ...first, value: 'other' });

@@ -61,13 +61,29 @@ describe('the OpenAPI document of the sample build', () => {
   });
 
   it('describes every path, in every spelling, with its parameters and every error', () => {
-    const paths = doc.paths as Record<string, Record<string, { parameters?: Array<{ $ref: string }>; responses: Record<string, unknown> }>>;
+    const paths = doc.paths as Record<
+      string,
+      Record<string, { parameters?: Array<{ $ref: string }>; responses: Record<string, unknown> }>
+    >;
     expect(Object.keys(paths).sort()).toEqual(
       [
-        '/api/v1', '/api/v1/', '/api/v1.json', '/api/v1/schema', '/api/v1/schema.json',
-        '/api/v1/entries', '/api/v1/entries.json', '/api/v1/entries/{date}', '/api/v1/entries/{date}.json',
-        '/api/v1/categories', '/api/v1/categories.json', '/api/v1/categories/{slug}', '/api/v1/categories/{slug}.json',
-        '/api/v1/topics', '/api/v1/topics.json', '/api/v1/topics/{id}', '/api/v1/topics/{id}.json',
+        '/api/v1',
+        '/api/v1/',
+        '/api/v1.json',
+        '/api/v1/schema',
+        '/api/v1/schema.json',
+        '/api/v1/entries',
+        '/api/v1/entries.json',
+        '/api/v1/entries/{date}',
+        '/api/v1/entries/{date}.json',
+        '/api/v1/categories',
+        '/api/v1/categories.json',
+        '/api/v1/categories/{slug}',
+        '/api/v1/categories/{slug}.json',
+        '/api/v1/topics',
+        '/api/v1/topics.json',
+        '/api/v1/topics/{id}',
+        '/api/v1/topics/{id}.json',
       ].sort(),
     );
     const refs = (xs: Array<{ $ref: string }> | undefined) => (xs ?? []).map((x) => x.$ref.split('/').at(-1));
@@ -81,22 +97,32 @@ describe('the OpenAPI document of the sample build', () => {
         expect(refs(get.parameters), path).toEqual(['page']);
         expect(statuses, path).toEqual(['200', '304', '404', '503']);
       } else if (path.includes('{')) {
-        expect(refs(item.parameters as unknown as Array<{ $ref: string }>), path).toEqual([/\{(\w+)\}/.exec(path)?.[1]]);
+        expect(refs(item.parameters as unknown as Array<{ $ref: string }>), path).toEqual([
+          /\{(\w+)\}/.exec(path)?.[1],
+        ]);
         expect(statuses, path).toEqual(['200', '304', '404', '503']);
       } else {
         expect(statuses, path).toEqual(['200', '304', '503']);
       }
-      for (const method of ['head', 'options', 'post', 'put', 'patch', 'delete']) expect(item[method], `${method} ${path}`).toBeDefined();
-      for (const method of ['post', 'put', 'patch', 'delete']) expect(Object.keys(item[method]?.responses ?? {}), `${method} ${path}`).toContain('405');
+      for (const method of ['head', 'options', 'post', 'put', 'patch', 'delete'])
+        expect(item[method], `${method} ${path}`).toBeDefined();
+      for (const method of ['post', 'put', 'patch', 'delete'])
+        expect(Object.keys(item[method]?.responses ?? {}), `${method} ${path}`).toContain('405');
     }
     const parameters = components().parameters as Record<string, { schema: Json; in: string }>;
     expect(parameters.date?.schema).toEqual({ $ref: '#/components/schemas/Date' });
     expect(parameters.id?.schema).toMatchObject({ type: 'integer' });
-    expect(components().headers?.['Access-Control-Allow-Origin']).toMatchObject({ required: true, schema: { const: '*' } });
+    expect(components().headers?.['Access-Control-Allow-Origin']).toMatchObject({
+      required: true,
+      schema: { const: '*' },
+    });
   });
 
   it('has a schema for every record with exactly its fields, all required, with types, nullability and formats', () => {
-    const schemas = components().schemas as Record<string, { properties: Record<string, Json>; required: string[]; additionalProperties: boolean }>;
+    const schemas = components().schemas as Record<
+      string,
+      { properties: Record<string, Json>; required: string[]; additionalProperties: boolean }
+    >;
     const read = (file: string) => JSON.parse(readFileSync(join(publicDir, file), 'utf8')) as Json;
     const entries = read('api/v1/entries/pages/1.json') as { results: Json[] };
     const firstDate = entries.results[0]?.date as string;
@@ -115,12 +141,17 @@ describe('the OpenAPI document of the sample build', () => {
       expect(schema?.required, name).toEqual(Object.keys(sample));
       expect(schema?.additionalProperties, name).toBe(false);
     }
-    expect(schemas.Entry?.properties.lastAnnotationTime).toMatchObject({ anyOf: [{ $ref: '#/components/schemas/Timestamp' }, { type: 'null' }] });
+    expect(schemas.Entry?.properties.lastAnnotationTime).toMatchObject({
+      anyOf: [{ $ref: '#/components/schemas/Timestamp' }, { type: 'null' }],
+    });
     expect(schemas.Topic?.properties.latitude).toMatchObject({ anyOf: [{ type: 'number' }, { type: 'null' }] });
     expect(schemas.Topic?.properties.kind).toMatchObject({ enum: ['person', 'place', 'default'] });
     expect(schemas.Date).toMatchObject({ type: 'string', format: 'date' });
     expect(schemas.Timestamp).toMatchObject({ type: 'string', format: 'date-time' });
-    expect(schemas.EntryURL).toMatchObject({ format: 'uri', pattern: `^https://api\\.example\\.test/api/v1/entries/[0-9]{4}-[0-9]{2}-[0-9]{2}$` });
+    expect(schemas.EntryURL).toMatchObject({
+      format: 'uri',
+      pattern: `^https://api\\.example\\.test/api/v1/entries/[0-9]{4}-[0-9]{2}-[0-9]{2}$`,
+    });
     expect(schemas.Error?.required).toEqual(['detail', 'status_code']);
   });
 
@@ -134,7 +165,12 @@ describe('the OpenAPI document of the sample build', () => {
       expect(ok, `${file}: ${JSON.stringify(validate.errors?.slice(0, 2))}`).toBe(true);
     }
     let examples = 0;
-    for (const [name, response] of Object.entries(components().responses as Record<string, { content?: Record<string, { schema: Json; examples?: Record<string, { value: unknown }> }> }>)) {
+    for (const [name, response] of Object.entries(
+      components().responses as Record<
+        string,
+        { content?: Record<string, { schema: Json; examples?: Record<string, { value: unknown }> }> }
+      >,
+    )) {
       const json = response.content?.['application/json'];
       for (const [key, example] of Object.entries(json?.examples ?? {})) {
         const validate = compile(json?.schema);
@@ -146,8 +182,12 @@ describe('the OpenAPI document of the sample build', () => {
   });
 
   it('takes its examples from the build: the first record of each kind, the first page of each list', () => {
-    const responses = components().responses as Record<string, { content: Record<string, { examples: Record<string, { value: unknown }> }> }>;
-    const example = (name: string) => Object.values(responses[name]?.content['application/json']?.examples ?? {})[0]?.value;
+    const responses = components().responses as Record<
+      string,
+      { content: Record<string, { examples: Record<string, { value: unknown }> }> }
+    >;
+    const example = (name: string) =>
+      Object.values(responses[name]?.content['application/json']?.examples ?? {})[0]?.value;
     const read = (file: string) => JSON.parse(readFileSync(join(publicDir, file), 'utf8')) as unknown;
     expect(example('Root')).toEqual(read('api/v1/index.json'));
     expect(example('EntryList')).toEqual(read('api/v1/entries/pages/1.json'));
@@ -162,12 +202,19 @@ describe('the OpenAPI document of the sample build', () => {
   it('lets the contract suite’s checker catch an answer that drifts from it', () => {
     const checker = openApiChecker(doc);
     const headers = new Headers({
-      'content-type': 'application/json', allow: 'GET, HEAD, OPTIONS', vary: 'Cookie, Accept', 'x-content-type-options': 'nosniff',
-      'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag', 'cache-control': 'public, max-age=0, must-revalidate', etag: '"0"',
+      'content-type': 'application/json',
+      allow: 'GET, HEAD, OPTIONS',
+      vary: 'Cookie, Accept',
+      'x-content-type-options': 'nosniff',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'ETag',
+      'cache-control': 'public, max-age=0, must-revalidate',
+      etag: '"0"',
     });
     const entry = JSON.parse(readFileSync(join(publicDir, 'api/v1/entries/1660-01-01.json'), 'utf8')) as Json;
     const url = `${ORIGIN}/api/v1/entries/1660-01-01`;
-    const check = (body: unknown, h = headers, status = 200, at = url) => checker.check('GET', at, status, h, JSON.stringify(body));
+    const check = (body: unknown, h = headers, status = 200, at = url) =>
+      checker.check('GET', at, status, h, JSON.stringify(body));
     expect(check(entry)).toEqual([]);
     const { footnotesHTML: _, ...missing } = entry;
     const drifts: Array<[string, unknown]> = [

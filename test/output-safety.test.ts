@@ -36,7 +36,12 @@ function expectRefused(r: CliResult, reason: RegExp): void {
   expect(lines[0]).toMatch(reason);
 }
 
-async function refusedBuild(args: string[], reason: RegExp, root: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<void> {
+async function refusedBuild(
+  args: string[],
+  reason: RegExp,
+  root: string,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<void> {
   const before = snapshot(root);
   const r = await runCli('build', ['--quiet', ...args], options);
   expectRefused(r, reason);
@@ -56,7 +61,11 @@ describe.concurrent('the build refuses an --out it must not replace (exit 2, one
 
   it('a directory inside the content', async () => {
     const { root, content } = place();
-    await refusedBuild(['--content', content, '--out', join(content, 'public')], /lies inside the content directory/, root);
+    await refusedBuild(
+      ['--content', content, '--out', join(content, 'public')],
+      /lies inside the content directory/,
+      root,
+    );
   });
 
   it('a file', async () => {
@@ -69,7 +78,11 @@ describe.concurrent('the build refuses an --out it must not replace (exit 2, one
     const { root, content } = place();
     mkdirSync(join(root, 'elsewhere'));
     symlinkSync(join(root, 'elsewhere'), join(root, 'public'));
-    await refusedBuild(['--content', content, '--out', join(root, 'public')], /is a symbolic link .* that this generator did not make/, root);
+    await refusedBuild(
+      ['--content', content, '--out', join(root, 'public')],
+      /is a symbolic link .* that this generator did not make/,
+      root,
+    );
   });
 
   it('/', async () => {
@@ -97,18 +110,29 @@ describe.concurrent('the build refuses an --out it must not replace (exit 2, one
     const { root, content } = place();
     mkdirSync(join(root, 'docs'));
     writeFileSync(join(root, 'docs', 'thesis.tex'), 'years of work\n');
-    await refusedBuild(['--content', content, '--out', join(root, 'docs')], new RegExp(`did not make \\(it is not empty and has no \\${MARKER_FILE}\\)`), root);
+    await refusedBuild(
+      ['--content', content, '--out', join(root, 'docs')],
+      new RegExp(`did not make \\(it is not empty and has no \\${MARKER_FILE}\\)`),
+      root,
+    );
   });
 
   it('with --watch', async () => {
     const { root, content } = place();
-    await refusedBuild(['--watch', '--content', content, '--out', join(root, 'site')], /contains the content directory/, root);
+    await refusedBuild(
+      ['--watch', '--content', content, '--out', join(root, 'site')],
+      /contains the content directory/,
+      root,
+    );
   });
 
   it('with npm start, before it listens', async () => {
     const { root, content } = place();
     const before = snapshot(root);
-    expectRefused(await runCli('start', ['--port', '0', '--content', content, '--out', content]), /is the content directory itself/);
+    expectRefused(
+      await runCli('start', ['--port', '0', '--content', content, '--out', content]),
+      /is the content directory itself/,
+    );
     expect(snapshot(root)).toEqual(before);
   });
 });
@@ -136,14 +160,21 @@ describe.concurrent('the build refuses a missing or empty content directory, kee
     const { root, out } = await withOutput();
     const empty = join(root, 'empty');
     mkdirSync(empty);
-    await refusedBuild(['--content', empty, '--out', out], /holds no content \(no entries, no topics, no categories.yaml, no site.yaml\)/, root);
+    await refusedBuild(
+      ['--content', empty, '--out', out],
+      /holds no content \(no entries, no topics, no categories.yaml, no site.yaml\)/,
+      root,
+    );
   });
 });
 
 describe('the same rules, through the library (other spellings of the same places)', () => {
   async function refused(contentDir: string, outDir: string, reason: RegExp, root: string): Promise<void> {
     const before = snapshot(root);
-    const err = await build({ contentDir, outDir, quiet: true, env: {} }).then(() => null, (e: unknown) => e);
+    const err = await build({ contentDir, outDir, quiet: true, env: {} }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(RefusedError);
     expect((err as Error).message).toMatch(reason);
     expect(snapshot(root)).toEqual(before);
@@ -234,7 +265,16 @@ describe('leftovers of killed builds', () => {
     expect(leftoverOf(out, '.public-link-12')).toEqual({ role: 'link', pid: 12 });
     expect(leftoverOf(out, '.public-gen-a-12')).toEqual({ role: 'gen-a', pid: 12 });
     expect(leftoverOf(out, '.public-trash-12-1700000000000-3')).toEqual({ role: 'trash', pid: 12 });
-    for (const name of ['public', '.public-gen-a', '.public-gen-b', '.public-next-12-x', '.other-next-12', '.public-next-', 'public-next-12', '.public-next-5-next-9']) {
+    for (const name of [
+      'public',
+      '.public-gen-a',
+      '.public-gen-b',
+      '.public-next-12-x',
+      '.other-next-12',
+      '.public-next-',
+      'public-next-12',
+      '.public-next-5-next-9',
+    ]) {
       expect(leftoverOf(out, name), name).toBeNull();
     }
   });
@@ -246,7 +286,12 @@ describe('leftovers of killed builds', () => {
     const dead = await deadPid();
     const live = spawn('sleep', ['60']);
     try {
-      const deadNames = [`.public-next-${dead}`, `.public-prev-${dead}`, `.public-gen-b-${dead}`, `.public-trash-${dead}-1-0`];
+      const deadNames = [
+        `.public-next-${dead}`,
+        `.public-prev-${dead}`,
+        `.public-gen-b-${dead}`,
+        `.public-trash-${dead}-1-0`,
+      ];
       const liveNames = [`.public-next-${live.pid}`, `.public-trash-${live.pid}-1-0`];
       for (const name of [...deadNames, ...liveNames]) {
         mkdirSync(join(root, name, 'api'), { recursive: true });

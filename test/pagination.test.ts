@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { prng } from '../generator/core/random.ts';
 import { envelope, pretty, resultFragment } from '../generator/core/json.ts';
-import { type ListQuery, listQuery, planEntryRequest, requestedPage, renderPage, wholeList } from '../generator/core/lists.ts';
+import {
+  type ListQuery,
+  listQuery,
+  planEntryRequest,
+  renderPage,
+  requestedPage,
+  wholeList,
+} from '../generator/core/lists.ts';
 import { pageURL, parsePage, totalPagesFor } from '../generator/core/pagination.ts';
+import { prng } from '../generator/core/random.ts';
 import { dateRange } from '../generator/core/ranges.ts';
 
 const LIST = 'https://api.test/api/v1/entries';
@@ -30,18 +37,30 @@ describe('page links', () => {
   it('orders parameters alphabetically and leaves page out of page 1', () => {
     expect(pageURL(LIST, {}, 1)).toBe(LIST);
     expect(pageURL(LIST, {}, 2)).toBe(`${LIST}?page=2`);
-    expect(pageURL(LIST, { start: '1661-01-01', end: '1661-12-31' }, 3)).toBe(`${LIST}?end=1661-12-31&page=3&start=1661-01-01`);
-    expect(pageURL(LIST, { start: '1661-01-01', end: '1661-12-31' }, 1)).toBe(`${LIST}?end=1661-12-31&start=1661-01-01`);
+    expect(pageURL(LIST, { start: '1661-01-01', end: '1661-12-31' }, 3)).toBe(
+      `${LIST}?end=1661-12-31&page=3&start=1661-01-01`,
+    );
+    expect(pageURL(LIST, { start: '1661-01-01', end: '1661-12-31' }, 1)).toBe(
+      `${LIST}?end=1661-12-31&start=1661-01-01`,
+    );
     expect(pageURL(LIST, { start: '1661-01-01' }, 2)).toBe(`${LIST}?page=2&start=1661-01-01`);
   });
 
   it('reads the last occurrence of each parameter and ignores unknown ones', () => {
-    expect(listQuery(new URLSearchParams('page=1&page=2&start=&foo=bar'))).toEqual({ start: '', end: undefined, page: '2' });
+    expect(listQuery(new URLSearchParams('page=1&page=2&start=&foo=bar'))).toEqual({
+      start: '',
+      end: undefined,
+      page: '2',
+    });
   });
 });
 
 describe('envelope', () => {
-  const records = Array.from({ length: 3 }, (_, i) => ({ date: `1660-01-0${i + 1}`, title: `Entry “${i}”`, n: [i, { x: null }] }));
+  const records = Array.from({ length: 3 }, (_, i) => ({
+    date: `1660-01-0${i + 1}`,
+    title: `Entry “${i}”`,
+    n: [i, { x: null }],
+  }));
   const head = { totalResults: 3, totalPages: 1, nextPageURL: null, previousPageURL: null };
 
   it('assembled from fragments equals JSON.stringify of the whole, byte for byte', () => {
@@ -52,7 +71,13 @@ describe('envelope', () => {
   it('keeps non-ASCII as is and fields in contract order', () => {
     const body = envelope(head, records.map(resultFragment));
     expect(body).toContain('Entry “0”');
-    expect(Object.keys(JSON.parse(body))).toEqual(['totalResults', 'totalPages', 'nextPageURL', 'previousPageURL', 'results']);
+    expect(Object.keys(JSON.parse(body))).toEqual([
+      'totalResults',
+      'totalPages',
+      'nextPageURL',
+      'previousPageURL',
+      'results',
+    ]);
   });
 });
 
@@ -63,7 +88,11 @@ describe('list planning and rendering', () => {
     const planned = planEntryRequest(dates, 50, q);
     if (!planned.ok) return planned.error;
     return JSON.parse(renderPage(LIST, (i) => fragments[i] as string, 50, planned.value)) as {
-      totalResults: number; totalPages: number; nextPageURL: string | null; previousPageURL: string | null; results: Array<{ date: string }>;
+      totalResults: number;
+      totalPages: number;
+      nextPageURL: string | null;
+      previousPageURL: string | null;
+      results: Array<{ date: string }>;
     };
   };
 
@@ -81,7 +110,13 @@ describe('list planning and rendering', () => {
   it('answers start after end, and ranges outside the data, with one empty page', () => {
     for (const q of [{ start: '1661-03-01', end: '1661-02-01' }, { start: '1700-01-01' }, { end: '1600-01-01' }]) {
       const page = render(q);
-      expect(page).toMatchObject({ totalResults: 0, totalPages: 1, nextPageURL: null, previousPageURL: null, results: [] });
+      expect(page).toMatchObject({
+        totalResults: 0,
+        totalPages: 1,
+        nextPageURL: null,
+        previousPageURL: null,
+        results: [],
+      });
     }
   });
 

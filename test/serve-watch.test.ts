@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startWatching, type Watcher } from '../generator/watch/watch.ts';
 import { createApiServer } from '../generator/server/server.ts';
+import { startWatching, type Watcher } from '../generator/watch/watch.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -27,13 +27,19 @@ describe('serving while watching', () => {
     const get = async (path: string) => (await fetch(origin + path)).json() as Promise<Record<string, unknown>>;
     expect((await get('/api/v1/entries/1660-01-02')).title).toBe('Monday 2 January 1659/60');
 
-    writeFileSync(join(contentDir, 'entries/1660/1660-01-02.html'), entryFile('1660-01-02', 'title: Monday 2 January 1660\ntopics: [1]\n'));
+    writeFileSync(
+      join(contentDir, 'entries/1660/1660-01-02.html'),
+      entryFile('1660-01-02', 'title: Monday 2 January 1660\ntopics: [1]\n'),
+    );
     writeFileSync(join(contentDir, 'entries/1660/1660-01-03.html'), entryFile('1660-01-03'));
     // The watcher sees the events a moment after the writes: settled() waits for them and the rebuild.
     await watcher.settled();
     expect((await get('/api/v1/entries')).totalResults).toBe(4);
     const list = await get('/api/v1/entries?start=1660-01-02&end=1660-01-03');
-    expect((list.results as Array<{ title: string }>).map((r) => r.title)).toEqual(['Monday 2 January 1660', 'Tuesday 3 January 1659/60']);
+    expect((list.results as Array<{ title: string }>).map((r) => r.title)).toEqual([
+      'Monday 2 January 1660',
+      'Tuesday 3 January 1659/60',
+    ]);
     expect((await get('/api/v1/entries/1660-01-02')).topics).toEqual([`${origin}/api/v1/topics/1`]);
     expect((await get('/api/v1/topics/2')).entries).toEqual([`${origin}/api/v1/entries/1660-01-01`]);
   });

@@ -75,13 +75,20 @@ describe('local server: validators, ranges and paths', () => {
   });
 
   it('answers If-None-Match with 304 and every contract header, for files and computed answers alike', async () => {
-    for (const path of ['/api/v1/entries/1660-01-01', '/api/v1/topics', '/api/v1', '/api/v1/entries?start=1660-01-05&end=1663-02-01&page=2']) {
+    for (const path of [
+      '/api/v1/entries/1660-01-01',
+      '/api/v1/topics',
+      '/api/v1',
+      '/api/v1/entries?start=1660-01-05&end=1663-02-01&page=2',
+    ]) {
       // Uncompressed (fetch asks for gzip otherwise): compressed 304s are test/compress.test.ts's.
       const first = await fetch(site.origin + path, { headers: { 'Accept-Encoding': 'identity' } });
       const etag = first.headers.get('etag') as string;
       expect(etag, path).toMatch(/^"[0-9a-f]{16}"$/);
       for (const ifNoneMatch of [etag, `W/${etag}`, '*', `"nope", ${etag}`, `W/"x",W/${etag}`]) {
-        const again = await fetch(site.origin + path, { headers: { 'If-None-Match': ifNoneMatch, 'Accept-Encoding': 'identity' } });
+        const again = await fetch(site.origin + path, {
+          headers: { 'If-None-Match': ifNoneMatch, 'Accept-Encoding': 'identity' },
+        });
         const label = `${path} If-None-Match: ${ifNoneMatch}`;
         expect(again.status, label).toBe(304);
         expectContract(again.headers, label);
@@ -116,7 +123,11 @@ describe('local server: validators, ranges and paths', () => {
   });
 
   it('sends a Content-Length equal to the bytes, for GET and HEAD', async () => {
-    for (const path of ['/api/v1/entries/1660-01-01', '/api/v1/entries?start=1660-02-01&end=1662-01-01', '/api/v1/nothing']) {
+    for (const path of [
+      '/api/v1/entries/1660-01-01',
+      '/api/v1/entries?start=1660-02-01&end=1662-01-01',
+      '/api/v1/nothing',
+    ]) {
       const get = parseRaw(await raw(site.origin, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
       expect(Number(get.headers['content-length']), path).toBe(Buffer.byteLength(get.body));
       const head = parseRaw(await raw(site.origin, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
@@ -127,9 +138,17 @@ describe('local server: validators, ranges and paths', () => {
 
   it('takes the path as sent: dot segments, encoded or not, name nothing', async () => {
     const paths = [
-      '/api/v1/categories/..', '/api/v1/categories/%2e%2e', '/api/v1/categories/%2E%2E/', '/api/v1/./entries',
-      '/api/v1/entries/../topics', '/api/v1/entries/%2e%2e/topics', '/api/v1/topics/.', '/api/v1/entries/1660-01-01/..',
-      '/api/v2/../v1/entries', '/api/v1/entries%2f1660-01-01', '/api/v1/entries/1660-01-01%00',
+      '/api/v1/categories/..',
+      '/api/v1/categories/%2e%2e',
+      '/api/v1/categories/%2E%2E/',
+      '/api/v1/./entries',
+      '/api/v1/entries/../topics',
+      '/api/v1/entries/%2e%2e/topics',
+      '/api/v1/topics/.',
+      '/api/v1/entries/1660-01-01/..',
+      '/api/v2/../v1/entries',
+      '/api/v1/entries%2f1660-01-01',
+      '/api/v1/entries/1660-01-01%00',
     ];
     for (const path of paths) {
       const r = parseRaw(await raw(site.origin, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
@@ -138,7 +157,12 @@ describe('local server: validators, ranges and paths', () => {
       expect(JSON.parse(r.body), path).toEqual({ detail: 'Not found.', status_code: 404 });
     }
     // An absolute-form target names its path.
-    const absolute = parseRaw(await raw(site.origin, `GET ${site.origin}/api/v1/entries/1660-01-01 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    const absolute = parseRaw(
+      await raw(
+        site.origin,
+        `GET ${site.origin}/api/v1/entries/1660-01-01 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     expect(absolute.status).toBe(200);
   });
 
@@ -148,7 +172,12 @@ describe('local server: validators, ranges and paths', () => {
       ['malformed request line', 'GARBAGE\r\n\r\n', 400, /not valid HTTP/],
       ['bad HTTP version', 'GET /api/v1 HTTP/9.9x\r\nHost: x\r\n\r\n', 400, /not valid HTTP/],
       ['bad header line', 'GET /api/v1 HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n', 400, /not valid HTTP/],
-      ['oversized headers', `GET /api/v1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, /too large/],
+      [
+        'oversized headers',
+        `GET /api/v1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        431,
+        /too large/,
+      ],
     ];
     for (const [label, request, status, detail] of cases) {
       const r = parseRaw(await raw(site.origin, request));
@@ -192,7 +221,10 @@ describe('local server: a missing or damaged site', () => {
   };
 
   it('answers 503 naming the fix when nothing is built, the index is truncated or incomplete', async () => {
-    expect(await detail('/api/v1')).toMatchObject({ status: 503, body: { status_code: 503, detail: expect.stringMatching(/npm run build/) } });
+    expect(await detail('/api/v1')).toMatchObject({
+      status: 503,
+      body: { status_code: 503, detail: expect.stringMatching(/npm run build/) },
+    });
     await build({ contentDir: writeContent(smallSite()), outDir: publicDir, quiet: true, env: {} });
     expect((await fetch(`${origin}/api/v1/entries?start=1660-01-02`)).status).toBe(200);
     const indexFile = join(publicDir, '_data', 'site-index.json');
@@ -200,7 +232,16 @@ describe('local server: a missing or damaged site', () => {
     const damaged: Array<[string, RegExp]> = [
       [text.slice(0, text.length / 2), /truncated or damaged/],
       [JSON.stringify({ ...JSON.parse(text), pageSize: undefined }), /pageSize/],
-      [JSON.stringify({ ...JSON.parse(text), entries: [['1660-01-02', 't', 'x'], ['1660-01-01', 't', 'x']] }), /ascending/],
+      [
+        JSON.stringify({
+          ...JSON.parse(text),
+          entries: [
+            ['1660-01-02', 't', 'x'],
+            ['1660-01-01', 't', 'x'],
+          ],
+        }),
+        /ascending/,
+      ],
       ['[]', /not a JSON object/],
     ];
     for (const [body, reason] of damaged) {
@@ -221,15 +262,25 @@ describe('local server: answers while the output is swapped under it', () => {
     const root = tempDir('pepys-swap-');
     // Two generations with different bytes for the same paths, and one entry only in the second.
     const files = smallSite();
-    const second = { ...files, 'entries/1660/1660-01-02.html': entryFile('1660-01-02', 'topics: [1]\n', `<p>${'Changed. '.repeat(500)}</p>`), 'entries/1660/1660-01-03.html': entryFile('1660-01-03') };
+    const second = {
+      ...files,
+      'entries/1660/1660-01-02.html': entryFile('1660-01-02', 'topics: [1]\n', `<p>${'Changed. '.repeat(500)}</p>`),
+      'entries/1660/1660-01-03.html': entryFile('1660-01-03'),
+    };
     const trees = ['gen-a', 'gen-b'];
     await build({ contentDir: writeContent(files), outDir: join(root, 'gen-a'), quiet: true, env: {} });
     await build({ contentDir: writeContent(second), outDir: join(root, 'gen-b'), quiet: true, env: {} });
     const publicDir = join(root, 'public');
     symlinkSync('gen-a', publicDir);
     const paths = [
-      '/api/v1/entries/1660-01-02', '/api/v1/entries/1660-01-03', '/api/v1/entries', '/api/v1/topics/1', '/api/v1/topics/2',
-      '/api/v1/entries?start=1660-01-02', '/api/v1/entries?end=1660-01-02&page=last', '/api/v1/entries/1660-01-01',
+      '/api/v1/entries/1660-01-02',
+      '/api/v1/entries/1660-01-03',
+      '/api/v1/entries',
+      '/api/v1/topics/1',
+      '/api/v1/topics/2',
+      '/api/v1/entries?start=1660-01-02',
+      '/api/v1/entries?end=1660-01-02&page=last',
+      '/api/v1/entries/1660-01-01',
     ];
     // The bytes each generation answers, from a server that does not move.
     const expected = new Map<string, Set<string>>(paths.map((p) => [p, new Set()]));
@@ -237,12 +288,17 @@ describe('local server: answers while the output is swapped under it', () => {
       const fixed = createApiServer({ publicDir: join(root, tree) });
       await new Promise<void>((r) => fixed.listen(0, '127.0.0.1', r));
       const o = `http://127.0.0.1:${(fixed.address() as AddressInfo).port}`;
-      for (const p of paths) (expected.get(p) as Set<string>).add(`${(await fetch(o + p)).status} ${await (await fetch(o + p)).text()}`);
+      for (const p of paths)
+        (expected.get(p) as Set<string>).add(`${(await fetch(o + p)).status} ${await (await fetch(o + p)).text()}`);
       await new Promise<void>((r) => fixed.close(() => r()));
     }
     // A separate process swaps the symlink as fast as it can, as a rebuild would.
     mkdirSync(join(root, 'swap'));
-    const swapper = spawn(process.execPath, ['-e', `
+    const swapper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const fs = require('fs'); const path = require('path');
       const dir = ${JSON.stringify(root)}; let i = 0;
       const end = Date.now() + 2000;
@@ -250,7 +306,10 @@ describe('local server: answers while the output is swapped under it', () => {
         const link = path.join(dir, 'swap', 'l' + (i % 2));
         try { fs.rmSync(link, { force: true }); fs.symlinkSync(i % 2 ? 'gen-b' : 'gen-a', link); fs.renameSync(link, path.join(dir, 'public')); } catch {}
         i++;
-      }`], { stdio: 'ignore' });
+      }`,
+      ],
+      { stdio: 'ignore' },
+    );
     const server = createApiServer({ publicDir });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -261,13 +320,17 @@ describe('local server: answers while the output is swapped under it', () => {
     void exited.then(() => (running = false));
     try {
       while (running) {
-        await Promise.all(paths.map(async (p) => {
-          const r = parseRaw(await raw(origin, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
-          expect(Number(r.headers['content-length']), p).toBe(Buffer.byteLength(r.body));
-          expect(expected.get(p)?.has(`${r.status} ${r.body}`), `${p}: ${r.status} ${r.body.slice(0, 80)}`).toBe(true);
-          if (p === '/api/v1/entries/1660-01-03') seen.add(String(r.status));
-          answers++;
-        }));
+        await Promise.all(
+          paths.map(async (p) => {
+            const r = parseRaw(await raw(origin, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+            expect(Number(r.headers['content-length']), p).toBe(Buffer.byteLength(r.body));
+            expect(expected.get(p)?.has(`${r.status} ${r.body}`), `${p}: ${r.status} ${r.body.slice(0, 80)}`).toBe(
+              true,
+            );
+            if (p === '/api/v1/entries/1660-01-03') seen.add(String(r.status));
+            answers++;
+          }),
+        );
       }
     } finally {
       swapper.kill();

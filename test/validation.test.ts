@@ -16,7 +16,10 @@ async function problemsOf(files: Record<string, string>): Promise<Problem[]> {
 
 function expectProblem(problems: Problem[], file: string, line: number, message: RegExp): void {
   const match = problems.find((p) => p.file === file && p.line === line && message.test(p.message));
-  expect(match, `expected ${file}:${line} ${message} in\n${problems.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n')}`).toBeDefined();
+  expect(
+    match,
+    `expected ${file}:${line} ${message} in\n${problems.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n')}`,
+  ).toBeDefined();
 }
 
 describe('content validation', () => {
@@ -35,9 +38,17 @@ describe('content validation', () => {
       'entries/1660/1660-01-03.html': '---\ndate: 1660-01-03\ntopics: [1\n---\n<p>x</p>\n',
       'categories.yaml': '- slug: people\n  title: People\n- slug: [oops\n',
     });
-    expect(problems.some((p) => p.file === 'categories.yaml' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
-    expect(problems.some((p) => p.file === 'topics/3.yaml' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
-    expect(problems.some((p) => p.file === 'entries/1660/1660-01-03.html' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(true);
+    expect(problems.some((p) => p.file === 'categories.yaml' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(
+      true,
+    );
+    expect(problems.some((p) => p.file === 'topics/3.yaml' && p.line >= 3 && /malformed YAML/.test(p.message))).toBe(
+      true,
+    );
+    expect(
+      problems.some(
+        (p) => p.file === 'entries/1660/1660-01-03.html' && p.line >= 3 && /malformed YAML/.test(p.message),
+      ),
+    ).toBe(true);
   });
 
   it('reports bad dates, dates outside the period and duplicate dates', async () => {
@@ -82,12 +93,24 @@ describe('content validation', () => {
     const problems = await problemsOf({
       ...smallSite(),
       'categories.yaml': [
-        '- slug: a', '  title: A', '  parent: b',
-        '- slug: b', '  title: B', '  parent: a',
-        '- slug: people', '  title: People',
-        '- slug: household', '  title: Household', '  parent: people',
-        '- slug: servants', '  title: Servants', '  parent: household',
-        '- slug: cooks', '  title: Cooks', '  parent: servants', '',
+        '- slug: a',
+        '  title: A',
+        '  parent: b',
+        '- slug: b',
+        '  title: B',
+        '  parent: a',
+        '- slug: people',
+        '  title: People',
+        '- slug: household',
+        '  title: Household',
+        '  parent: people',
+        '- slug: servants',
+        '  title: Servants',
+        '  parent: household',
+        '- slug: cooks',
+        '  title: Cooks',
+        '  parent: servants',
+        '',
       ].join('\n'),
     });
     expectProblem(problems, 'categories.yaml', 1, /"a" is in a cycle: a → b → a/);
@@ -121,7 +144,16 @@ describe('content validation', () => {
       'categories.yaml': '- slug: Bad Slug\n  title: X\n',
     });
     const files = new Set(problems.map((p) => p.file));
-    expect(files).toEqual(new Set(['entries/a.html', 'entries/b.html', 'topics/9.yaml', 'categories.yaml', 'topics/1.yaml', 'topics/2.yaml']));
+    expect(files).toEqual(
+      new Set([
+        'entries/a.html',
+        'entries/b.html',
+        'topics/9.yaml',
+        'categories.yaml',
+        'topics/1.yaml',
+        'topics/2.yaml',
+      ]),
+    );
   });
 
   it('formats problems as file:line: reason', async () => {
@@ -135,14 +167,30 @@ describe('content validation', () => {
     expectProblem(problems, 'site.yaml', 2, /pageSize/);
   });
 
-  it('takes a title override only in the seed\'s shape, and rejects any other naming file and line', async () => {
-    for (const title of ['Sunday 1 January 1659/60', 'Wednesday 23 May 1660', 'Sunday 20 January 1660/61', 'Monday 31 December 1669', 'Friday 9 February 1699/00']) {
+  it("takes a title override only in the seed's shape, and rejects any other naming file and line", async () => {
+    for (const title of [
+      'Sunday 1 January 1659/60',
+      'Wednesday 23 May 1660',
+      'Sunday 20 January 1660/61',
+      'Monday 31 December 1669',
+      'Friday 9 February 1699/00',
+    ]) {
       expect(hasTitleShape(title), title).toBe(true);
     }
     for (const title of [
-      'The King comes aboard', 'Sunday 01 January 1660', 'Sunday 1 Jan 1660', 'sunday 1 January 1660', 'Sunday 1 January 60',
-      'Sunday 1 January 1659/61', 'Sunday 1 January 1659/1660', 'Sunday 32 January 1660', 'Sunday 0 January 1660',
-      'Sunday  1 January 1660', 'Sunday 1 January 1660 ', 'Someday 1 January 1660', 'Sunday 1 January 1660\nx',
+      'The King comes aboard',
+      'Sunday 01 January 1660',
+      'Sunday 1 Jan 1660',
+      'sunday 1 January 1660',
+      'Sunday 1 January 60',
+      'Sunday 1 January 1659/61',
+      'Sunday 1 January 1659/1660',
+      'Sunday 32 January 1660',
+      'Sunday 0 January 1660',
+      'Sunday  1 January 1660',
+      'Sunday 1 January 1660 ',
+      'Someday 1 January 1660',
+      'Sunday 1 January 1660\nx',
     ]) {
       expect(hasTitleShape(title), title).toBe(false);
     }
@@ -151,8 +199,12 @@ describe('content validation', () => {
       'entries/1660/1660-05-23.html': entryFile('1660-05-23', 'topics: [1]\ntitle: The King comes aboard\n'),
       'entries/1660/1660-05-24.html': entryFile('1660-05-24', 'title: Thursday 24 May 1660/62\n'),
     });
-    expectProblem(problems, 'entries/1660/1660-05-23.html', 4,
-      /^"title" must keep the shape "<Weekday> <day> <Month> <year>" \(e\.g\. "Wednesday 23 May 1660"\), not "The King comes aboard"$/);
+    expectProblem(
+      problems,
+      'entries/1660/1660-05-23.html',
+      4,
+      /^"title" must keep the shape "<Weekday> <day> <Month> <year>" \(e\.g\. "Wednesday 23 May 1660"\), not "The King comes aboard"$/,
+    );
     expectProblem(problems, 'entries/1660/1660-05-24.html', 3, /"title" must keep the shape/);
     expect(problems).toHaveLength(2);
   });

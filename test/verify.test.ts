@@ -4,7 +4,7 @@
 
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer } from '../generator/core/answer.ts';
 import { splitTarget } from '../generator/core/handler.ts';
 import { listQuery } from '../generator/core/lists.ts';
+import { prng } from '../generator/core/random.ts';
 import { planChecks } from '../generator/verify/checks.ts';
 import type { Difference } from '../generator/verify/compare.ts';
 import { expectedFromBuilt, expectedFromContent, originMapper } from '../generator/verify/expected.ts';
@@ -19,7 +20,6 @@ import { formatDifferences, summaryLine } from '../generator/verify/report.ts';
 import { type VerifyReport, verifyMirror } from '../generator/verify/verify.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
-import { prng } from '../generator/core/random.ts';
 
 const repo = join(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -32,11 +32,13 @@ const SEED = 20261121;
 function testContent(): string {
   const files = smallSite();
   files['site.yaml'] = 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\npageSize: 2\n';
-  const text = (i: number) => `<p>To my Lord’s, where Mr. Sheply paid me £${i} — “for the voyage”.</p>\n<!-- footnotes -->\n<p>Note ${i}: Sheply, his steward.</p>`;
+  const text = (i: number) =>
+    `<p>To my Lord’s, where Mr. Sheply paid me £${i} — “for the voyage”.</p>\n<!-- footnotes -->\n<p>Note ${i}: Sheply, his steward.</p>`;
   for (const [i, date] of ['1660-03-25', '1660-06-01', '1663-07-13', '1666-09-02', '1669-05-31'].entries()) {
     files[`entries/${date.slice(0, 4)}/${date}.html`] = entryFile(date, `topics: [${1 + (i % 2)}]\n`, text(i));
   }
-  for (let id = 3; id <= 6; id++) files[`topics/${id}.yaml`] = `id: ${id}\ntitle: Topic ${id}\nkind: default\ncategories: [people]\n`;
+  for (let id = 3; id <= 6; id++)
+    files[`topics/${id}.yaml`] = `id: ${id}\ntitle: Topic ${id}\nkind: default\ncategories: [people]\n`;
   return writeContent(files);
 }
 
@@ -49,7 +51,13 @@ let proxy: { origin: string; stop: () => Promise<void> };
 
 /** Paths under api/ of the files in a built output. */
 function apiFiles(dir: string): string[] {
-  return (readdirSync(join(dir, 'api'), { recursive: true, withFileTypes: true }) as Array<{ isFile(): boolean; parentPath: string; name: string }>)
+  return (
+    readdirSync(join(dir, 'api'), { recursive: true, withFileTypes: true }) as Array<{
+      isFile(): boolean;
+      parentPath: string;
+      name: string;
+    }>
+  )
     .filter((d) => d.isFile())
     .map((d) => relative(dir, join(d.parentPath, d.name)));
 }
@@ -70,19 +78,29 @@ interface Upstream {
 }
 
 /** A proxy to `target` that lets `alter` change any answer (the way a misconfigured CDN would). */
-async function startProxy(target: string, alter: (url: string, answer: Upstream) => Upstream): Promise<{ origin: string; stop: () => Promise<void> }> {
+async function startProxy(
+  target: string,
+  alter: (url: string, answer: Upstream) => Upstream,
+): Promise<{ origin: string; stop: () => Promise<void> }> {
   const upstream = new URL(target);
   const server: Server = createServer((req, res) => {
     const { host: _host, ...headers } = req.headers;
-    const forwarded = request({ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (up) => {
-      const chunks: Buffer[] = [];
-      up.on('data', (c: Buffer) => chunks.push(c));
-      up.on('end', () => {
-        const out = alter(req.url ?? '', { status: up.statusCode ?? 502, headers: { ...up.headers }, body: Buffer.concat(chunks) });
-        res.writeHead(out.status, out.headers);
-        res.end(req.method === 'HEAD' || out.status === 304 ? undefined : out.body);
-      });
-    });
+    const forwarded = request(
+      { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+      (up) => {
+        const chunks: Buffer[] = [];
+        up.on('data', (c: Buffer) => chunks.push(c));
+        up.on('end', () => {
+          const out = alter(req.url ?? '', {
+            status: up.statusCode ?? 502,
+            headers: { ...up.headers },
+            body: Buffer.concat(chunks),
+          });
+          res.writeHead(out.status, out.headers);
+          res.end(req.method === 'HEAD' || out.status === 304 ? undefined : out.body);
+        });
+      },
+    );
     forwarded.on('error', () => res.destroy());
     req.pipe(forwarded);
   });
@@ -118,7 +136,9 @@ beforeAll(async () => {
   content = testContent();
   [whole, damaged] = await Promise.all([startLocalSite(content), startLocalSite(content)]);
   // One byte of one entry changed (a letter into another), before the server has read it.
-  const entries = readdirSync(join(damaged.publicDir, 'api/v1/entries')).filter((f) => f.endsWith('.json')).sort();
+  const entries = readdirSync(join(damaged.publicDir, 'api/v1/entries'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const entry = entries[rand(entries.length)] as string;
   const file = join(damaged.publicDir, 'api/v1/entries', entry);
   const bytes = readFileSync(file);
@@ -128,14 +148,20 @@ beforeAll(async () => {
   writeFileSync(file, bytes);
   tampered = { path: `/api/v1/entries/${entry.replace(/\.json$/, '')}`, byte: at };
   // One topic file lost, as an incomplete upload would.
-  const topics = readdirSync(join(damaged.publicDir, 'api/v1/topics')).filter((f) => f.endsWith('.json')).sort();
+  const topics = readdirSync(join(damaged.publicDir, 'api/v1/topics'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const topic = topics[1 + rand(topics.length - 1)] as string;
   rmSync(join(damaged.publicDir, 'api/v1/topics', topic));
   missing = `/api/v1/topics/${topic.replace(/\.json$/, '')}`;
 
   // A category and a topic of the whole mirror get a wrong header through the proxy.
   const firstRecord = (collection: string) =>
-    `/api/v1/${collection}/${(readdirSync(join(whole.publicDir, 'api/v1', collection)).filter((f) => f.endsWith('.json')).sort()[0] as string).replace(/\.json$/, '')}`;
+    `/api/v1/${collection}/${(
+      readdirSync(join(whole.publicDir, 'api/v1', collection))
+        .filter((f) => f.endsWith('.json'))
+        .sort()[0] as string
+    ).replace(/\.json$/, '')}`;
   WRONG_ORIGIN_PATH = firstRecord('categories');
   WRONG_VARY_PATH = firstRecord('topics');
   proxy = await startProxy(whole.origin, (url, a) => {
@@ -172,22 +198,29 @@ describe('npm run verify (library)', () => {
     expect([...requested].sort()).toEqual(apiFiles(whole.publicDir).sort());
     // And what no file holds: computed ranges, errors, other methods.
     const sections = new Set(checks.map((c) => c.section));
-    for (const s of ['ranges', 'errors', 'methods', 'revalidation', 'negotiation', 'spellings'] as const) expect(sections.has(s), s).toBe(true);
+    for (const s of ['ranges', 'errors', 'methods', 'revalidation', 'negotiation', 'spellings'] as const)
+      expect(sections.has(s), s).toBe(true);
     expect(checks.filter((c) => c.section === 'ranges')).toHaveLength(SAMPLE);
     // The same seed, the same requests.
-    expect(planChecks(loaded.value.index, { sample: SAMPLE, seed: SEED, hasSchema: loaded.value.hasSchema })).toEqual(checks);
+    expect(planChecks(loaded.value.index, { sample: SAMPLE, seed: SEED, hasSchema: loaded.value.hasSchema })).toEqual(
+      checks,
+    );
   });
 
   it('finds a whole mirror whole, from the content built for its origin', async () => {
     const expected = await expectedFromContent({ contentDir: content }, whole.origin);
     if (!expected.ok) throw new Error(expected.error);
     try {
-      const r = report(await verifyMirror({ mirror: whole.origin, expected: expected.value, seed: SEED, sample: SAMPLE }));
+      const r = report(
+        await verifyMirror({ mirror: whole.origin, expected: expected.value, seed: SEED, sample: SAMPLE }),
+      );
       expect(formatDifferences(r.differences)).toEqual([]);
       expect(r.checks).toBeGreaterThan(apiFiles(whole.publicDir).length + 2 * SAMPLE);
       expect(r.requests).toBeGreaterThanOrEqual(r.checks);
       expect(r.hints).toEqual([]);
-      expect(summaryLine(r)).toMatch(/^verified http:\/\/127\.0\.0\.1:\d+: [\d,]+ requests, no differences: the mirror is whole, [\d.]+ s \(seed 20261121\)$/);
+      expect(summaryLine(r)).toMatch(
+        /^verified http:\/\/127\.0\.0\.1:\d+: [\d,]+ requests, no differences: the mirror is whole, [\d.]+ s \(seed 20261121\)$/,
+      );
     } finally {
       expected.value.dispose();
     }
@@ -197,14 +230,19 @@ describe('npm run verify (library)', () => {
     // The whole mirror's output says what to expect, its origin mapped to the damaged one's.
     const expected = expectedFromBuilt(whole.publicDir, damaged.origin);
     if (!expected.ok) throw new Error(expected.error);
-    const r = report(await verifyMirror({ mirror: damaged.origin, expected: expected.value, seed: SEED, sample: SAMPLE }));
+    const r = report(
+      await verifyMirror({ mirror: damaged.origin, expected: expected.value, seed: SEED, sample: SAMPLE }),
+    );
     expect(new Set(r.differences.map(pathOf))).toEqual(new Set([tampered.path, missing]));
 
     const body = r.differences.find((d) => d.kind === 'body' && d.check.target === tampered.path);
     expect(body?.detail[0]).toContain(`first difference at byte ${tampered.byte.toLocaleString('en-US')} `);
-    for (const d of r.differences.filter((d) => pathOf(d) === tampered.path)) expect(['body', 'header', 'status']).toContain(d.kind);
+    for (const d of r.differences.filter((d) => pathOf(d) === tampered.path))
+      expect(['body', 'header', 'status']).toContain(d.kind);
 
-    const gone = r.differences.find((d) => d.check.target === missing && d.check.method === 'GET' && d.check.revalidate === undefined);
+    const gone = r.differences.find(
+      (d) => d.check.target === missing && d.check.method === 'GET' && d.check.revalidate === undefined,
+    );
     expect(gone?.kind).toBe('missing');
     expect(gone?.got).toMatch(/^503: "The built site is incomplete/);
     expect(summaryLine(r)).toMatch(/: [\d,]+ requests, \d+ differences \(\d+ missing, .*\d+ body.*\)/);
@@ -213,12 +251,31 @@ describe('npm run verify (library)', () => {
   it('names a wrong header and a page the CDN lost, and tolerates what CDNs add', async () => {
     const expected = expectedFromBuilt(whole.publicDir, whole.origin);
     if (!expected.ok) throw new Error(expected.error);
-    const r = report(await verifyMirror({ mirror: proxy.origin, expected: expected.value, seed: SEED, sample: SAMPLE, concurrency: 4 }));
+    const r = report(
+      await verifyMirror({
+        mirror: proxy.origin,
+        expected: expected.value,
+        seed: SEED,
+        sample: SAMPLE,
+        concurrency: 4,
+      }),
+    );
     const byPath = (path: string) => r.differences.filter((d) => d.check.target === path);
-    expect(new Set(r.differences.map((d) => d.check.target))).toEqual(new Set([WRONG_ORIGIN_PATH, WRONG_VARY_PATH, GONE_PAGE]));
+    expect(new Set(r.differences.map((d) => d.check.target))).toEqual(
+      new Set([WRONG_ORIGIN_PATH, WRONG_VARY_PATH, GONE_PAGE]),
+    );
 
-    expect(byPath(WRONG_ORIGIN_PATH).map((d) => [d.kind, d.header, d.expected, d.got])).toContainEqual(['header', 'Access-Control-Allow-Origin', '"*"', '"https://evil.example"']);
-    expect(byPath(WRONG_VARY_PATH).every((d) => d.kind === 'header' && d.header === 'Vary' && d.got === '"Accept, Accept-Encoding"')).toBe(true);
+    expect(byPath(WRONG_ORIGIN_PATH).map((d) => [d.kind, d.header, d.expected, d.got])).toContainEqual([
+      'header',
+      'Access-Control-Allow-Origin',
+      '"*"',
+      '"https://evil.example"',
+    ]);
+    expect(
+      byPath(WRONG_VARY_PATH).every(
+        (d) => d.kind === 'header' && d.header === 'Vary' && d.got === '"Accept, Accept-Encoding"',
+      ),
+    ).toBe(true);
     expect(byPath(GONE_PAGE).length).toBeGreaterThan(0);
     expect(byPath(GONE_PAGE).every((d) => d.kind === 'missing' && d.got === '404: "Not found."')).toBe(true);
 
@@ -236,7 +293,11 @@ describe('npm run verify (library)', () => {
     try {
       const result = await verifyMirror({ mirror: mirror.origin, expected: expected.value, seed: SEED });
       expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.error).toEqual({ kind: 'unreachable', message: `cannot reach ${mirror.origin}: the connection was reset (ECONNRESET)` });
+      if (!result.ok)
+        expect(result.error).toEqual({
+          kind: 'unreachable',
+          message: `cannot reach ${mirror.origin}: the connection was reset (ECONNRESET)`,
+        });
     } finally {
       await mirror.stop();
     }
@@ -249,7 +310,8 @@ describe('npm run verify (library)', () => {
   });
 
   it('maps the built origin in API URLs only, however a URL pattern escapes it', () => {
-    const map = (from: string, to: string, text: string) => new TextDecoder().decode(originMapper(from, to)(new TextEncoder().encode(text)));
+    const map = (from: string, to: string, text: string) =>
+      new TextDecoder().decode(originMapper(from, to)(new TextEncoder().encode(text)));
     const text = String.raw`{"apiURL": "https://a.test/api/v1/topics/1", "webURL": "https://a.test/encyclopedia/1/", "url": "https://a.test", "p1": "^https:\\/\\/a\\.test\\/api\\/v1/topics/[0-9]+$", "p2": "^https://a\\.test/api/v1$"}`;
     expect(map('https://a.test', 'http://127.0.0.1:9', text)).toBe(
       String.raw`{"apiURL": "http://127.0.0.1:9/api/v1/topics/1", "webURL": "https://a.test/encyclopedia/1/", "url": "http://127.0.0.1:9", "p1": "^http:\\/\\/127\\.0\\.0\\.1:9\\/api\\/v1/topics/[0-9]+$", "p2": "^http://127\\.0\\.0\\.1:9/api/v1$"}`,
@@ -263,7 +325,11 @@ describe('npm run verify (command line)', () => {
   /** Runs the command as `npm run verify -- …` does; never throws. */
   async function verify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     try {
-      const { stdout, stderr } = await run(process.execPath, ['generator/cli/node-ts.mjs', 'generator/cli/verify.ts', ...args], { cwd: repo });
+      const { stdout, stderr } = await run(
+        process.execPath,
+        ['generator/cli/node-ts.mjs', 'generator/cli/verify.ts', ...args],
+        { cwd: repo },
+      );
       return { code: 0, stdout, stderr };
     } catch (err) {
       const e = err as { code: number; stdout: string; stderr: string };
@@ -280,7 +346,9 @@ describe('npm run verify (command line)', () => {
 
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout.trim().split('\n').at(-1)).toMatch(
-      new RegExp(`^verified ${whole.origin.replace(/\./g, '\\.')}: [\\d,]+ requests, no differences: the mirror is whole, [\\d.]+ s \\(seed 7\\)$`),
+      new RegExp(
+        `^verified ${whole.origin.replace(/\./g, '\\.')}: [\\d,]+ requests, no differences: the mirror is whole, [\\d.]+ s \\(seed 7\\)$`,
+      ),
     );
     // Not a terminal: progress as plain lines on stderr, never rewritten in place.
     expect(ok.stderr).toMatch(/^\[[\d.]+ s\] [\d,]+\/[\d,]+ answers compared, 0 differences$/m);
@@ -290,9 +358,13 @@ describe('npm run verify (command line)', () => {
     expect(bad.stderr).not.toContain('answers compared');
     expect(bad.stdout).toContain(`  GET ${missing}: expected 200`);
     expect(bad.stdout).toContain(`  GET ${tampered.path}: expected `);
-    expect(bad.stdout.trim().split('\n').at(-1)).toMatch(/^verified http:\/\/127\.0\.0\.1:\d+: [\d,]+ requests, \d+ differences \(\d+ missing, .*body.*\), [\d.]+ s \(seed 7\)$/);
+    expect(bad.stdout.trim().split('\n').at(-1)).toMatch(
+      /^verified http:\/\/127\.0\.0\.1:\d+: [\d,]+ requests, \d+ differences \(\d+ missing, .*body.*\), [\d.]+ s \(seed 7\)$/,
+    );
 
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toBe('error: give the mirror to verify: npm run verify -- https://mirror.example.org (--help lists the options)\n');
+    expect(usage.stderr).toBe(
+      'error: give the mirror to verify: npm run verify -- https://mirror.example.org (--help lists the options)\n',
+    );
   });
 });

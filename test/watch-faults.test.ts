@@ -14,7 +14,7 @@ import { describeRebuild, startWatching, type Watcher, type WatchOptions } from 
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { readTree } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
-import { answer, coldBuild, differing, problemLines, samplePaths, serve, type Served } from './helpers/watch-check.ts';
+import { answer, coldBuild, differing, problemLines, type Served, samplePaths, serve } from './helpers/watch-check.ts';
 
 const overrides: ConfigOverrides = { apiOrigin: 'http://mirror.test' };
 const open: Array<Watcher | Served> = [];
@@ -38,7 +38,14 @@ async function watch(files: Record<string, string>, options: Partial<WatchOption
   const reports: RebuildReport[] = [];
   const warnings: string[] = [];
   const watcher = await startWatching({
-    contentDir, outDir, overrides, env: {}, rescanMs: 0, onRebuild: (r) => reports.push(r), onWarning: (l) => warnings.push(l), ...options,
+    contentDir,
+    outDir,
+    overrides,
+    env: {},
+    rescanMs: 0,
+    onRebuild: (r) => reports.push(r),
+    onWarning: (l) => warnings.push(l),
+    ...options,
   });
   open.push(watcher);
   return { contentDir, outDir, coldOut: join(tempDir('pepys-cold-'), 'public'), watcher, reports, warnings };
@@ -87,8 +94,16 @@ describe('watch mode, faults', () => {
     expect(problemLines(report?.problems ?? [])).toContain('content/entries/1661/1661-01-22.html:3: unknown topic 99');
     expect(problemLines(report?.problems ?? []).some((l) => l.startsWith('content/site.yaml:'))).toBe(true);
     // One line per problem, under one line saying the site was left as it was.
-    const text = describeRebuild({ ...(report as RebuildReport), sameProblems: false }, ['site.yaml'], 'content', 'public');
-    expect(text.split('\n')).toEqual([`site.yaml: ${report?.problems.length} problems; public was left as it was:`, ...problemLines(report?.problems ?? []).map((l) => `  ${l}`)]);
+    const text = describeRebuild(
+      { ...(report as RebuildReport), sameProblems: false },
+      ['site.yaml'],
+      'content',
+      'public',
+    );
+    expect(text.split('\n')).toEqual([
+      `site.yaml: ${report?.problems.length} problems; public was left as it was:`,
+      ...problemLines(report?.problems ?? []).map((l) => `  ${l}`),
+    ]);
     // The last good site, served as it was.
     expect(differing(readTree(s.outDir), before)).toEqual([]);
     expect(await Promise.all(paths.map((p) => answer(server.origin, p)))).toEqual(answers);
@@ -96,7 +111,9 @@ describe('watch mode, faults', () => {
     writeFileSync(join(s.contentDir, 'site.yaml'), 'apiOrigin: [unclosed\n');
     await s.watcher.settled();
     expect(s.watcher.lastReport?.sameProblems).toBe(true);
-    expect(describeRebuild(s.watcher.lastReport as RebuildReport, ['site.yaml'], 'content', 'public')).toMatch(/public was left as it was \(the same as before\)$/);
+    expect(describeRebuild(s.watcher.lastReport as RebuildReport, ['site.yaml'], 'content', 'public')).toMatch(
+      /public was left as it was \(the same as before\)$/,
+    );
     writeFileSync(join(s.contentDir, 'site.yaml'), goodSite.replace('\n', '\npageSize: 2\n'));
     writeFileSync(join(s.contentDir, 'entries/1661/1661-01-22.html'), entryFile('1661-01-22', 'topics: [1]\n'));
     await expectCold(s, 'fixed');
@@ -112,7 +129,10 @@ describe('watch mode, faults', () => {
     writeFileSync(join(dir1661, '1661-02-01.html'), entryFile('1661-02-01'));
     await expectCold(s, 'made again');
     // A file of the new directory: only a watcher of the new directory sees this.
-    writeFileSync(join(dir1661, '1661-02-01.html'), entryFile('1661-02-01', 'topics: [2]\n', '<p>Edited in the new directory.</p>'));
+    writeFileSync(
+      join(dir1661, '1661-02-01.html'),
+      entryFile('1661-02-01', 'topics: [2]\n', '<p>Edited in the new directory.</p>'),
+    );
     await expectCold(s, 'edited in the new directory');
 
     // Deleted and made again at once (Linux gives the new directory the same inode number).
@@ -145,7 +165,7 @@ describe('watch mode, faults', () => {
     expect(s.warnings).toEqual([]);
   });
 
-  it('follows atomic saves, vim\'s backup dance, sed -i, renames and mass deletes', async () => {
+  it("follows atomic saves, vim's backup dance, sed -i, renames and mass deletes", async () => {
     const s = await watch(site());
     const file = join(s.contentDir, 'topics/3.yaml');
     writeFileSync(`${file}.tmp`, 'id: 3\ntitle: Saved atomically\ncategories: [people]\n');
@@ -178,7 +198,9 @@ describe('watch mode, faults', () => {
     const failed = s.watcher.lastReport;
     expect(failed?.ok).toBe(false);
     expect(failed?.error).toMatch(/\/api\/v1\/entries\/1662-05-01\.json: illegal operation on a directory \(EISDIR\)$/);
-    expect(describeRebuild(failed as RebuildReport, ['x'], 'content', 'public')).toMatch(/^x: rebuild failed: .*; public was left as it was/);
+    expect(describeRebuild(failed as RebuildReport, ['x'], 'content', 'public')).toMatch(
+      /^x: rebuild failed: .*; public was left as it was/,
+    );
     expect(differing(readTree(s.outDir), before)).toEqual([]);
     rmSync(blocker, { recursive: true });
     // The failed rebuild had read the new file already: the next rebuild writes it, even if
@@ -189,10 +211,12 @@ describe('watch mode, faults', () => {
 
   it('is not stopped by an onRebuild that throws', async () => {
     let calls = 0;
-    const s = await watch(site(), { onRebuild: () => {
-      calls++;
-      throw new Error('stdout is closed');
-    } });
+    const s = await watch(site(), {
+      onRebuild: () => {
+        calls++;
+        throw new Error('stdout is closed');
+      },
+    });
     writeFileSync(join(s.contentDir, 'topics/3.yaml'), 'id: 3\ntitle: Once\n');
     await s.watcher.settled();
     writeFileSync(join(s.contentDir, 'topics/3.yaml'), 'id: 3\ntitle: Twice\n');
@@ -215,9 +239,13 @@ describe('watch mode, faults', () => {
     cpSync(old, t.contentDir, { recursive: true });
     rmSync(old, { recursive: true });
     writeFileSync(join(t.contentDir, 'topics/3.yaml'), 'id: 3\ntitle: In the new directory\n');
-    await eventually(t, () => readFileSync(join(t.outDir, 'api/v1/topics/3.json'), 'utf8').includes('In the new directory'));
+    await eventually(t, () =>
+      readFileSync(join(t.outDir, 'api/v1/topics/3.json'), 'utf8').includes('In the new directory'),
+    );
     writeFileSync(join(t.contentDir, 'topics/2.yaml'), 'id: 2\ntitle: Seen by an event again\n');
-    await eventually(t, () => readFileSync(join(t.outDir, 'api/v1/topics/2.json'), 'utf8').includes('Seen by an event again'));
+    await eventually(t, () =>
+      readFileSync(join(t.outDir, 'api/v1/topics/2.json'), 'utf8').includes('Seen by an event again'),
+    );
     await expectCold(t, 'content directory replaced');
   });
 

@@ -46,13 +46,52 @@ const TAKEN = [
 ];
 
 const DECLINED = [
-  '', '# only a comment\n', '---\nid: 1\n', 'id: 1\nid: 2\n', 'key:\n  nested: 1\n', 'list:\n- a\n- b\n',
-  'a: b: c\n', 'a: b # comment\n', 'a: trailing space \n', 'a: 0x1F\n', 'a: 0o17\n', 'a: 1e3\n', 'a: .inf\n',
-  'a: 007\n', 'a: -0\n', 'a: +1\n', 'a: 12345678901234567\n', 'a: "esc\\n"\n', "a: 'it''s'\n", 'a: [x, "y"]\n',
-  'a: [x, [y]]\n', 'a: [x,]\n', 'a: [a:b]\n', 'a: &anchor x\n', 'a: *alias\n', 'a: !tag x\n', 'a: >\n  folded\n',
-  'a: |-\n  strip\n', 'a: |2\n  x\n', 'a: |\n  no final newline', 'a: |\n\n    more indented first\n  x\n', 'null: 1\n',
-  '__proto__: 1\n', 'a-b: 1\n', '  a: 1\n', 'a: multi\n  line\n', 'a: {x: 1}\n', 'a: x\r\n', 'a: `x`\n', 'a: @x\n',
-  'a: %x\n', 'a:\tx\n', 'a: \tx\n', 'a: |\n\tx\n', '- a\n- b\n', 'a: b\n...\n',
+  '',
+  '# only a comment\n',
+  '---\nid: 1\n',
+  'id: 1\nid: 2\n',
+  'key:\n  nested: 1\n',
+  'list:\n- a\n- b\n',
+  'a: b: c\n',
+  'a: b # comment\n',
+  'a: trailing space \n',
+  'a: 0x1F\n',
+  'a: 0o17\n',
+  'a: 1e3\n',
+  'a: .inf\n',
+  'a: 007\n',
+  'a: -0\n',
+  'a: +1\n',
+  'a: 12345678901234567\n',
+  'a: "esc\\n"\n',
+  "a: 'it''s'\n",
+  'a: [x, "y"]\n',
+  'a: [x, [y]]\n',
+  'a: [x,]\n',
+  'a: [a:b]\n',
+  'a: &anchor x\n',
+  'a: *alias\n',
+  'a: !tag x\n',
+  'a: >\n  folded\n',
+  'a: |-\n  strip\n',
+  'a: |2\n  x\n',
+  'a: |\n  no final newline',
+  'a: |\n\n    more indented first\n  x\n',
+  'null: 1\n',
+  '__proto__: 1\n',
+  'a-b: 1\n',
+  '  a: 1\n',
+  'a: multi\n  line\n',
+  'a: {x: 1}\n',
+  'a: x\r\n',
+  'a: `x`\n',
+  'a: @x\n',
+  'a: %x\n',
+  'a:\tx\n',
+  'a: \tx\n',
+  'a: |\n\tx\n',
+  '- a\n- b\n',
+  'a: b\n...\n',
 ];
 
 /** The package's answer for a list: its items and the line of each, or an error marker. */
@@ -60,7 +99,9 @@ function listReference(text: string): unknown {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
   if (doc.errors.length > 0) return { error: true };
-  const itemLines = isSeq(doc.contents) ? doc.contents.items.map((n) => counter.linePos(isNode(n) ? (n.range?.[0] ?? 0) : 0).line) : [];
+  const itemLines = isSeq(doc.contents)
+    ? doc.contents.items.map((n) => counter.linePos(isNode(n) ? (n.range?.[0] ?? 0) : 0).line)
+    : [];
   return { data: doc.toJS() as unknown, itemLines };
 }
 
@@ -78,9 +119,22 @@ const LISTS_TAKEN = [
   '- slug: x\n  title: ~\n  parent: null\n',
 ];
 const LISTS_DECLINED = [
-  '', '[]\n', '# comment\n- slug: a\n', '- slug: a\n  title: A', '- slug: a\n   title: indented more\n', '-\n  slug: a\n',
-  '- slug: a\n  - nested\n', '- a\n- b\n', 'slug: a\n', '- slug: a\n  slug: b\n', '- slug: a\r\n', '  - slug: a\n',
-  '- slug: a\n  text: |\n    block\n', '- slug: a # comment\n', '- slug: [a, [b]]\n', '-  slug: a\n',
+  '',
+  '[]\n',
+  '# comment\n- slug: a\n',
+  '- slug: a\n  title: A',
+  '- slug: a\n   title: indented more\n',
+  '-\n  slug: a\n',
+  '- slug: a\n  - nested\n',
+  '- a\n- b\n',
+  'slug: a\n',
+  '- slug: a\n  slug: b\n',
+  '- slug: a\r\n',
+  '  - slug: a\n',
+  '- slug: a\n  text: |\n    block\n',
+  '- slug: a # comment\n',
+  '- slug: [a, [b]]\n',
+  '-  slug: a\n',
 ];
 
 describe('YAML fast path', () => {

@@ -81,7 +81,8 @@ try {
     const { build } = await import('../build.ts');
     const report = await build(options);
     delete failure.kept;
-    if (values.target === 'netlify') (await import('../deploy/netlify/generate.ts')).netlifyTarget(outDir, { quiet: options.quiet });
+    if (values.target === 'netlify')
+      (await import('../deploy/netlify/generate.ts')).netlifyTarget(outDir, { quiet: options.quiet });
     if (values.report !== undefined) writeReport(values.report, report);
   }
 } catch (err) {

@@ -66,7 +66,11 @@ const DOING: Record<string, string> = {
 type ErrnoError = NodeJS.ErrnoException & { dest?: string; address?: string; port?: number };
 
 function isErrno(err: unknown): err is ErrnoError {
-  return err instanceof Error && typeof (err as ErrnoError).code === 'string' && typeof (err as ErrnoError).syscall === 'string';
+  return (
+    err instanceof Error &&
+    typeof (err as ErrnoError).code === 'string' &&
+    typeof (err as ErrnoError).syscall === 'string'
+  );
 }
 
 /**
@@ -79,12 +83,15 @@ export function describeFault(err: unknown): string | null {
   const syscall = err.syscall as string;
   if (syscall === 'listen' || syscall === 'bind') {
     const where = `${err.address ?? '?'}:${err.port ?? '?'}`;
-    if (code === 'EADDRINUSE') return `port ${err.port ?? '?'} on ${err.address ?? '?'} is already in use (EADDRINUSE): stop what uses it, or choose another --port`;
+    if (code === 'EADDRINUSE')
+      return `port ${err.port ?? '?'} on ${err.address ?? '?'} is already in use (EADDRINUSE): stop what uses it, or choose another --port`;
     if (code === 'EACCES') return `permission denied listening on ${where} (EACCES): choose a --port above 1023`;
-    if (code === 'EADDRNOTAVAIL') return `${err.address ?? '?'} is not an address of this machine (EADDRNOTAVAIL): choose another --host`;
+    if (code === 'EADDRNOTAVAIL')
+      return `${err.address ?? '?'} is not an address of this machine (EADDRNOTAVAIL): choose another --host`;
     return `cannot listen on ${where}: ${err.message}`;
   }
-  if (syscall === 'getaddrinfo') return `unknown host ${(err as { hostname?: string }).hostname ?? ''} (${code}): choose another --host`;
+  if (syscall === 'getaddrinfo')
+    return `unknown host ${(err as { hostname?: string }).hostname ?? ''} (${code}): choose another --host`;
   const cause = CAUSES[code];
   if (cause === undefined || err.path === undefined) return null;
   const doing = DOING[syscall] ?? syscall;

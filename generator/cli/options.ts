@@ -34,7 +34,10 @@ export function configOverrides(values: {
   'title-convention'?: string | undefined;
 }): ConfigOverrides {
   const o: ConfigOverrides = {};
-  for (const [flag, key] of [['api-origin', 'apiOrigin'], ['site-origin', 'siteOrigin']] as const) {
+  for (const [flag, key] of [
+    ['api-origin', 'apiOrigin'],
+    ['site-origin', 'siteOrigin'],
+  ] as const) {
     const v = values[flag];
     if (v === undefined) continue;
     const origin = parseOrigin(v);
@@ -43,7 +46,8 @@ export function configOverrides(values: {
   }
   if (values['page-size'] !== undefined) {
     const n = Number(values['page-size']);
-    if (!Number.isSafeInteger(n) || n < 1) fail(`--page-size must be a positive whole number, not ${values['page-size']}`);
+    if (!Number.isSafeInteger(n) || n < 1)
+      fail(`--page-size must be a positive whole number, not ${values['page-size']}`);
     o.pageSize = n;
   }
   if (values['title-convention'] !== undefined) {

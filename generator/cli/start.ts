@@ -38,7 +38,8 @@ ${CONFIG_HELP}
   process.exit(0);
 }
 
-if (!/^\d+$/.test(values.port ?? '') || Number(values.port) > 65535) fail(`--port must be a port number (0 to 65535), not ${values.port}`);
+if (!/^\d+$/.test(values.port ?? '') || Number(values.port) > 65535)
+  fail(`--port must be a port number (0 to 65535), not ${values.port}`);
 const port = Number(values.port);
 const host = values.host as string;
 if (host === '') fail('--host must not be empty');
@@ -114,7 +115,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 if (building) {
-  if (values.quiet !== true) process.stderr.write(`listening on ${served}; building ${contentDir} for ${apiOrigin} (requests wait for it)\n`);
+  if (values.quiet !== true)
+    process.stderr.write(`listening on ${served}; building ${contentDir} for ${apiOrigin} (requests wait for it)\n`);
   // A mirror links to itself: every URL in its bodies points at the origin it is served from.
   const siteOverrides = { ...overrides, apiOrigin };
   try {
@@ -122,7 +124,10 @@ if (building) {
       // The server follows each rebuild: it reloads the site index whenever a swap replaces it.
       const { describeRebuild, startWatching } = await import('../watch/watch.ts');
       const watcher = await startWatching({
-        contentDir, outDir, overrides: siteOverrides, env: {},
+        contentDir,
+        outDir,
+        overrides: siteOverrides,
+        env: {},
         onRebuild: (report, paths) => {
           const line = describeRebuild(report, paths, contentDir, outDir);
           (report.ok ? process.stdout : process.stderr).write(`[${new Date().toLocaleTimeString()}] ${line}\n`);
@@ -141,8 +146,12 @@ if (building) {
 
 open = true;
 for (const socket of held.splice(0)) if (!socket.destroyed) hand(socket);
-const where = isWildcard(host) ? ` (listening on every address, ${host.includes(':') ? `[${host}]` : host}:${actualPort})` : '';
+const where = isWildcard(host)
+  ? ` (listening on every address, ${host.includes(':') ? `[${host}]` : host}:${actualPort})`
+  : '';
 const links = !building
   ? `; bodies link to the origin ${outDir} was built for`
-  : overrides.apiOrigin !== undefined || isWildcard(host) ? `; bodies link to ${apiOrigin}` : '';
+  : overrides.apiOrigin !== undefined || isWildcard(host)
+    ? `; bodies link to ${apiOrigin}`
+    : '';
 process.stdout.write(`Serving ${outDir} at ${served}/api/v1${where}${links} (Ctrl-C to stop)\n`);

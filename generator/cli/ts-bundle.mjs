@@ -40,7 +40,7 @@ function esbuildOf() {
  * Bundles only what loads its packages from this project's own node_modules: files of this
  * project outside tools/ (whose folders have node_modules of their own) and node_modules.
  */
-export function bundleable(entry) {
+function bundleable(entry) {
   const rel = relative(REPO, entry);
   if (rel.startsWith('..') || rel.startsWith(`tools${sep}`) || rel.split(sep).includes('node_modules')) return false;
   return entry.endsWith('.ts');

@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configOverrides, CONFIG_OPTIONS, parseOrExit } from './options.ts';
-import { fail, failureMessage, EXIT_USAGE } from './exit.ts';
+import { parseOrigin } from '../content/config.ts';
 import type { Result } from '../core/result.ts';
 import { type ExpectedSite, expectedFromBuilt, expectedFromContent } from '../verify/expected.ts';
 import { formatDifferences, formatNotes, summaryLine } from '../verify/report.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_SAMPLE, type VerifyProgress, verifyMirror } from '../verify/verify.ts';
-import { parseOrigin } from '../content/config.ts';
+import { EXIT_USAGE, fail, failureMessage } from './exit.ts';
+import { CONFIG_OPTIONS, configOverrides, parseOrExit } from './options.ts';
 
 const EXIT_DIFFERENT = 1;
 
@@ -69,7 +69,9 @@ function mirrorOrigin(text: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`${JSON.stringify(text)} is not an http(s) URL`);
   if (!['/', '/api/v1', '/api/v1/'].includes(url.pathname) || url.search !== '' || url.hash !== '') {
-    fail(`${JSON.stringify(text)} has a path: give the mirror's origin, e.g. ${url.origin} (the API is under /api/v1 there)`);
+    fail(
+      `${JSON.stringify(text)} has a path: give the mirror's origin, e.g. ${url.origin} (the API is under /api/v1 there)`,
+    );
   }
   return url.origin;
 }
@@ -77,12 +79,17 @@ function mirrorOrigin(text: string): string {
 function whole(name: string, text: string | undefined, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^[0-9]+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) fail(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}`);
+  if (!/^[0-9]+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
+    fail(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}`);
   return n;
 }
 
 if (positionals.length !== 1) {
-  fail(positionals.length === 0 ? 'give the mirror to verify: npm run verify -- https://mirror.example.org (--help lists the options)' : `one mirror at a time, not ${positionals.length}: ${positionals.join(' ')}`);
+  fail(
+    positionals.length === 0
+      ? 'give the mirror to verify: npm run verify -- https://mirror.example.org (--help lists the options)'
+      : `one mirror at a time, not ${positionals.length}: ${positionals.join(' ')}`,
+  );
 }
 const mirror = mirrorOrigin(positionals[0] as string);
 if (values.content !== undefined && values.built !== undefined) fail('give --content or --built, not both');
@@ -169,7 +176,11 @@ try {
   endLine();
   if (!verified.ok) fail(verified.error.message);
   const report = verified.value;
-  const lines = [...formatDifferences(report.differences, { limit: values.all ? Infinity : 20 }), ...formatNotes(report), summaryLine(report)];
+  const lines = [
+    ...formatDifferences(report.differences, { limit: values.all ? Infinity : 20 }),
+    ...formatNotes(report),
+    summaryLine(report),
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
   process.exitCode = report.differences.length === 0 ? 0 : EXIT_DIFFERENT;
 } catch (err) {

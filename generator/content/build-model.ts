@@ -1,8 +1,8 @@
 // Parsed files to the validated model: cross-file checks (duplicates, references, the tree) and
 // the derived indexes. Every problem is collected; none stops the others from being found.
 
-import { entryTitle } from '../core/titles.ts';
 import type { Category, Entry, Model, SiteConfig, Topic } from '../core/model.ts';
+import { entryTitle } from '../core/titles.ts';
 import type { IsoDate } from '../core/types.ts';
 import type { ParsedCategory } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
@@ -29,17 +29,28 @@ export function buildModel(content: ParsedContent, problems: Problem[]): Model {
   const topicById = new Map<number, ParsedTopic>();
   for (const t of content.topics) {
     const first = topicById.get(t.topic.id);
-    if (first) problems.push({ file: t.file, line: t.idLine, message: `duplicate topic id ${t.topic.id}, also in ${first.file}` });
+    if (first)
+      problems.push({
+        file: t.file,
+        line: t.idLine,
+        message: `duplicate topic id ${t.topic.id}, also in ${first.file}`,
+      });
     else topicById.set(t.topic.id, t);
     for (const slug of t.topic.categorySlugs) {
-      if (content.categoriesUsable !== false && !slugs.has(slug)) problems.push({ file: t.file, line: t.categoriesLine, message: `unknown category "${slug}"` });
+      if (content.categoriesUsable !== false && !slugs.has(slug))
+        problems.push({ file: t.file, line: t.categoriesLine, message: `unknown category "${slug}"` });
     }
   }
 
   const entryByDate = new Map<IsoDate, ParsedEntry>();
   for (const e of content.entries) {
     const first = entryByDate.get(e.entry.date);
-    if (first) problems.push({ file: e.file, line: e.dateLine, message: `duplicate date ${e.entry.date}, also in ${first.file}` });
+    if (first)
+      problems.push({
+        file: e.file,
+        line: e.dateLine,
+        message: `duplicate date ${e.entry.date}, also in ${first.file}`,
+      });
     else entryByDate.set(e.entry.date, e);
     for (const id of e.entry.topicIds) {
       if (!topicById.has(id)) problems.push({ file: e.file, line: e.topicsLine, message: `unknown topic ${id}` });
@@ -110,7 +121,12 @@ function checkCategories(file: string, parsed: ParsedCategory[], problems: Probl
   const bySlug = new Map<string, ParsedCategory>();
   for (const p of parsed) {
     const first = bySlug.get(p.category.slug);
-    if (first) problems.push({ file, line: p.line, message: `duplicate category slug "${p.category.slug}", first at line ${first.line}` });
+    if (first)
+      problems.push({
+        file,
+        line: p.line,
+        message: `duplicate category slug "${p.category.slug}", first at line ${first.line}`,
+      });
     else bySlug.set(p.category.slug, p);
   }
   for (const p of bySlug.values()) {
@@ -130,7 +146,11 @@ function checkCategories(file: string, parsed: ParsedCategory[], problems: Probl
       if (!bySlug.has(q)) break;
     }
     if (seen.length > MAX_DEPTH && !problems.some((x) => x.line === p.line && x.message.includes('cycle'))) {
-      problems.push({ file, line: p.line, message: `category "${slug}" is at depth ${seen.length}; the tree has at most ${MAX_DEPTH} levels (${[...seen].reverse().join(' → ')})` });
+      problems.push({
+        file,
+        line: p.line,
+        message: `category "${slug}" is at depth ${seen.length}; the tree has at most ${MAX_DEPTH} levels (${[...seen].reverse().join(' → ')})`,
+      });
     }
   }
   return [...bySlug.values()].map((p) => p.category).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));

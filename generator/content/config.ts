@@ -29,8 +29,10 @@ export function parseOrigin(text: string): string | Error {
   } catch {
     return new Error(`${JSON.stringify(text)} is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return new Error(`${JSON.stringify(text)} is not an http(s) URL`);
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '') return new Error(`${JSON.stringify(text)} must be an origin, with no path`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return new Error(`${JSON.stringify(text)} is not an http(s) URL`);
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '')
+    return new Error(`${JSON.stringify(text)} must be an origin, with no path`);
   return url.origin;
 }
 
@@ -54,7 +56,11 @@ export interface SiteConfigRead {
  * its default, so that the rest of the content can still be checked. A bad `env.URL` throws (it
  * is not content).
  */
-export function readSiteConfig(contentDir: string, overrides: ConfigOverrides, env: Record<string, string | undefined>): SiteConfigRead {
+export function readSiteConfig(
+  contentDir: string,
+  overrides: ConfigOverrides,
+  env: Record<string, string | undefined>,
+): SiteConfigRead {
   const problems: Problem[] = [];
   const config: SiteConfig = { ...DEFAULT_CONFIG };
   let signature: string | null = null;
@@ -69,7 +75,8 @@ export function readSiteConfig(contentDir: string, overrides: ConfigOverrides, e
     const before = problems.length;
     const data = asMapping(parseYaml(text, SITE_FILE, 1, problems) ?? {});
     if (data === null) {
-      if (problems.length === before) problems.push({ file: SITE_FILE, line: 1, message: 'site.yaml must be a YAML mapping' });
+      if (problems.length === before)
+        problems.push({ file: SITE_FILE, line: 1, message: 'site.yaml must be a YAML mapping' });
     } else {
       const src: FieldSource = { file: SITE_FILE, text, firstLine: 1, data, problems };
       rejectUnknownKeys(src, Object.keys(DEFAULT_CONFIG));
@@ -81,8 +88,10 @@ export function readSiteConfig(contentDir: string, overrides: ConfigOverrides, e
         else config[key] = origin;
       }
       if (data.pageSize !== undefined) {
-        if (typeof data.pageSize === 'number' && Number.isSafeInteger(data.pageSize) && data.pageSize > 0) config.pageSize = data.pageSize;
-        else problem(src, 'pageSize', `"pageSize" must be a positive whole number, not ${JSON.stringify(data.pageSize)}`);
+        if (typeof data.pageSize === 'number' && Number.isSafeInteger(data.pageSize) && data.pageSize > 0)
+          config.pageSize = data.pageSize;
+        else
+          problem(src, 'pageSize', `"pageSize" must be a positive whole number, not ${JSON.stringify(data.pageSize)}`);
       }
       if (data.titleConvention !== undefined) {
         const c = parseConvention(String(data.titleConvention));
@@ -90,8 +99,10 @@ export function readSiteConfig(contentDir: string, overrides: ConfigOverrides, e
         else config.titleConvention = c;
       }
       if (data.lastModifiedTime !== undefined) {
-        if (typeof data.lastModifiedTime === 'string' && isTimestamp(data.lastModifiedTime)) config.lastModifiedTime = data.lastModifiedTime;
-        else problem(src, 'lastModifiedTime', '"lastModifiedTime" must be a UTC timestamp written YYYY-MM-DDTHH:MM:SSZ');
+        if (typeof data.lastModifiedTime === 'string' && isTimestamp(data.lastModifiedTime))
+          config.lastModifiedTime = data.lastModifiedTime;
+        else
+          problem(src, 'lastModifiedTime', '"lastModifiedTime" must be a UTC timestamp written YYYY-MM-DDTHH:MM:SSZ');
       }
     }
   }
@@ -104,7 +115,11 @@ export function readSiteConfig(contentDir: string, overrides: ConfigOverrides, e
 }
 
 /** readSiteConfig for callers that want the configuration only: throws ContentError on a problem. */
-export function loadSiteConfig(contentDir: string, overrides: ConfigOverrides, env: Record<string, string | undefined>): SiteConfig {
+export function loadSiteConfig(
+  contentDir: string,
+  overrides: ConfigOverrides,
+  env: Record<string, string | undefined>,
+): SiteConfig {
   const { config, problems } = readSiteConfig(contentDir, overrides, env);
   if (problems.length > 0) throw new ContentError(problems, contentDir);
   return config;

@@ -55,7 +55,14 @@ export function readDirectory(root: string, rel: string, problems: Problem[] | n
   }
 }
 
-function walk(root: string, rel: string, suffix: string, ancestors: readonly string[], out: string[], problems: Problem[]): void {
+function walk(
+  root: string,
+  rel: string,
+  suffix: string,
+  ancestors: readonly string[],
+  out: string[],
+  problems: Problem[],
+): void {
   const names = readDirectory(root, rel, problems);
   if (names === null) return;
   for (const d of names) {
@@ -68,11 +75,19 @@ function walk(root: string, rel: string, suffix: string, ancestors: readonly str
     const id = directoryId(join(root, path));
     if (id === null) continue;
     if (ancestors.includes(id)) {
-      problems.push({ file: path, line: 0, message: 'symbolic link loop: this link leads back to a directory that contains it (not followed)' });
+      problems.push({
+        file: path,
+        line: 0,
+        message: 'symbolic link loop: this link leads back to a directory that contains it (not followed)',
+      });
       continue;
     }
     if (ancestors.length > MAX_DIR_DEPTH) {
-      problems.push({ file: path, line: 0, message: `directories nested more than ${MAX_DIR_DEPTH} deep (not followed)` });
+      problems.push({
+        file: path,
+        line: 0,
+        message: `directories nested more than ${MAX_DIR_DEPTH} deep (not followed)`,
+      });
       continue;
     }
     walk(root, path, suffix, [...ancestors, id], out, problems);
@@ -96,7 +111,10 @@ export function listContent(contentDir: string): Listing {
     problems.push({ file: '', line: 0, message: `the content directory cannot be read: ${reason}` });
     return { entryFiles, topicFiles, problems };
   }
-  for (const [dir, suffix, out] of [[ENTRIES_DIR, ENTRY_SUFFIX, entryFiles], [TOPICS_DIR, TOPIC_SUFFIX, topicFiles]] as const) {
+  for (const [dir, suffix, out] of [
+    [ENTRIES_DIR, ENTRY_SUFFIX, entryFiles],
+    [TOPICS_DIR, TOPIC_SUFFIX, topicFiles],
+  ] as const) {
     const path = join(contentDir, dir);
     const id = directoryId(path);
     if (id !== null) walk(contentDir, dir, suffix, [rootId, id], out, problems);

@@ -39,7 +39,9 @@ export function problem(src: FieldSource, key: string, message: string): void {
 }
 
 export function asMapping(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 export function rejectUnknownKeys(src: FieldSource, known: readonly string[]): void {
@@ -55,7 +57,11 @@ function describe(value: unknown): string {
 export function requiredString(src: FieldSource, key: string): string | null {
   const v = src.data[key];
   if (v === undefined) {
-    src.problems.push({ file: src.file, line: src.baseLine ?? src.firstLine, message: `missing required field "${key}"` });
+    src.problems.push({
+      file: src.file,
+      line: src.baseLine ?? src.firstLine,
+      message: `missing required field "${key}"`,
+    });
     return null;
   }
   if (typeof v !== 'string' || v.trim() === '') {

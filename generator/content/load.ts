@@ -5,15 +5,15 @@
 // site.yaml and categories.yaml included, is collected, and validation reports them all at once.
 
 import type { Model, SiteConfig } from '../core/model.ts';
-import { type ConfigOverrides, readSiteConfig } from './config.ts';
 import { buildModel } from './build-model.ts';
+import { type ConfigOverrides, readSiteConfig } from './config.ts';
 import { listContent } from './discover.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
 import { type FileJob, type ParsedFile, parseContentFile } from './parse-file.ts';
 import type { ParsedTopic } from './parse-topic.ts';
-import { READ_AHEAD_MIN_FILES, startReadAhead } from './read-ahead.ts';
 import { ContentError, type Problem } from './problems.ts';
+import { READ_AHEAD_MIN_FILES, startReadAhead } from './read-ahead.ts';
 import { readContentFile } from './read-file.ts';
 
 export const CATEGORIES_FILE = 'categories.yaml';
@@ -97,10 +97,15 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   // docs/performance.md); a second thread may read the files ahead of it.
   const all = [...listing.entryFiles, ...listing.topicFiles];
   const readAhead = options.readAhead ?? 'auto';
-  const reader = (readAhead === 'auto' ? all.length >= READ_AHEAD_MIN_FILES : readAhead) ? startReadAhead(contentDir, all) : null;
+  const reader = (readAhead === 'auto' ? all.length >= READ_AHEAD_MIN_FILES : readAhead)
+    ? startReadAhead(contentDir, all)
+    : null;
   const parsed = new Map<string, ParsedFile>();
   try {
-    for (const [kind, files] of [['entry', listing.entryFiles], ['topic', listing.topicFiles]] as const) {
+    for (const [kind, files] of [
+      ['entry', listing.entryFiles],
+      ['topic', listing.topicFiles],
+    ] as const) {
       for (const file of files) {
         const job: FileJob = { kind, file };
         const p = parseContentFile(contentDir, job, config.lastModifiedTime, reader?.next(file));
@@ -149,7 +154,14 @@ export function validate(state: ContentState): Validated {
   problems.push(...state.categories.problems);
   const { config } = state;
   const model = buildModel(
-    { config, entries, topics, categoriesFile: CATEGORIES_FILE, categories: state.categories.categories, categoriesUsable: state.categories.usable },
+    {
+      config,
+      entries,
+      topics,
+      categoriesFile: CATEGORIES_FILE,
+      categories: state.categories.categories,
+      categoriesUsable: state.categories.usable,
+    },
     problems,
   );
   return problems.length > 0 ? { ok: false, problems } : { ok: true, model };
@@ -162,6 +174,10 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   if (!v.ok) throw new ContentError(v.problems, contentDir);
   return {
     model: v.model,
-    files: { entries: state.entryFiles.length, topics: state.topicFiles.length, categories: state.categories.found ? 1 : 0 },
+    files: {
+      entries: state.entryFiles.length,
+      topics: state.topicFiles.length,
+      categories: state.categories.found ? 1 : 0,
+    },
   };
 }

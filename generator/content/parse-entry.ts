@@ -1,11 +1,19 @@
 // One entry file: YAML front matter, the entry's HTML, then optionally the footnotes' HTML.
 
 import { isIsoDate } from '../core/dates.ts';
+import type { Entry } from '../core/model.ts';
 import { PERIOD_END, PERIOD_START } from '../core/period.ts';
 import { entryTitle } from '../core/titles.ts';
-import type { Entry } from '../core/model.ts';
 import {
-  asMapping, count, type FieldSource, idList, lineOf, nullableTimestamp, problem, rejectUnknownKeys, timestamp,
+  asMapping,
+  count,
+  type FieldSource,
+  idList,
+  lineOf,
+  nullableTimestamp,
+  problem,
+  rejectUnknownKeys,
+  timestamp,
 } from './fields.ts';
 import type { Problem } from './problems.ts';
 import { parseYaml } from './yaml-text.ts';
@@ -40,9 +48,18 @@ export interface ParsedEntry {
   entry: Omit<Entry, 'title'>;
 }
 
-export function parseEntryFile(text: string, file: string, defaultModified: string, problems: Problem[]): ParsedEntry | null {
+export function parseEntryFile(
+  text: string,
+  file: string,
+  defaultModified: string,
+  problems: Problem[],
+): ParsedEntry | null {
   if (!text.startsWith('---\n')) {
-    problems.push({ file, line: 1, message: 'an entry file must start with a "---" line opening its YAML front matter' });
+    problems.push({
+      file,
+      line: 1,
+      message: 'an entry file must start with a "---" line opening its YAML front matter',
+    });
     return null;
   }
   const close = text.indexOf('\n---\n', 3);
@@ -55,7 +72,8 @@ export function parseEntryFile(text: string, file: string, defaultModified: stri
   const before = problems.length;
   const data = asMapping(parseYaml(yamlText, file, 2, problems));
   if (data === null) {
-    if (problems.length === before) problems.push({ file, line: 2, message: 'the front matter must be a YAML mapping (key: value lines)' });
+    if (problems.length === before)
+      problems.push({ file, line: 2, message: 'the front matter must be a YAML mapping (key: value lines)' });
     return null;
   }
   const src: FieldSource = { file, text: yamlText, firstLine: 2, data, problems };
@@ -64,23 +82,31 @@ export function parseEntryFile(text: string, file: string, defaultModified: stri
   const date = data.date;
   let validDate = '';
   if (date === undefined) problems.push({ file, line: 1, message: 'missing required field "date"' });
-  else if (typeof date !== 'string' || !isIsoDate(date)) problem(src, 'date', `"date" must be a real calendar date written YYYY-MM-DD, not ${JSON.stringify(date)}`);
-  else if (date < PERIOD_START || date > PERIOD_END) problem(src, 'date', `date ${date} is outside the diary's period (${PERIOD_START} to ${PERIOD_END})`);
+  else if (typeof date !== 'string' || !isIsoDate(date))
+    problem(src, 'date', `"date" must be a real calendar date written YYYY-MM-DD, not ${JSON.stringify(date)}`);
+  else if (date < PERIOD_START || date > PERIOD_END)
+    problem(src, 'date', `date ${date} is outside the diary's period (${PERIOD_START} to ${PERIOD_END})`);
   else validDate = date;
 
   // An override spells a date differently (an edition's own dual year, say); it stays a date.
   let givenTitle: string | null = null;
   if (data.title !== undefined && data.title !== null) {
-    if (typeof data.title !== 'string' || data.title.trim() === '') problem(src, 'title', '"title" must be a non-empty string when given');
+    if (typeof data.title !== 'string' || data.title.trim() === '')
+      problem(src, 'title', '"title" must be a non-empty string when given');
     else if (hasTitleShape(data.title)) givenTitle = data.title;
     else {
       const example = validDate === '' ? 'Sunday 1 January 1659/60' : entryTitle(validDate, 'seed');
-      problem(src, 'title', `"title" must keep the shape "<Weekday> <day> <Month> <year>" (e.g. "${example}"), not ${JSON.stringify(data.title)}`);
+      problem(
+        src,
+        'title',
+        `"title" must keep the shape "<Weekday> <day> <Month> <year>" (e.g. "${example}"), not ${JSON.stringify(data.title)}`,
+      );
     }
   }
 
   const body = text.slice(closeAtEnd + 5);
-  const marker = body.startsWith(`${FOOTNOTES_MARKER}\n`) || body === FOOTNOTES_MARKER ? 0 : body.indexOf(`\n${FOOTNOTES_MARKER}`);
+  const marker =
+    body.startsWith(`${FOOTNOTES_MARKER}\n`) || body === FOOTNOTES_MARKER ? 0 : body.indexOf(`\n${FOOTNOTES_MARKER}`);
   const entryHTML = marker === -1 ? body : body.slice(0, marker);
   const footnotesHTML = marker === -1 ? '' : body.slice(marker + FOOTNOTES_MARKER.length + (marker === 0 ? 0 : 1));
 

@@ -33,8 +33,20 @@ export type ParsedFile =
 function parseText(job: FileJob, text: string, defaultModified: string, signature = ''): ParsedFile {
   const problems: Problem[] = [];
   return job.kind === 'entry'
-    ? { kind: 'entry', parsed: parseEntryFile(text, job.file, defaultModified, problems), problems, gone: false, signature }
-    : { kind: 'topic', parsed: parseTopicFile(text, job.file, defaultModified, problems), problems, gone: false, signature };
+    ? {
+        kind: 'entry',
+        parsed: parseEntryFile(text, job.file, defaultModified, problems),
+        problems,
+        gone: false,
+        signature,
+      }
+    : {
+        kind: 'topic',
+        parsed: parseTopicFile(text, job.file, defaultModified, problems),
+        problems,
+        gone: false,
+        signature,
+      };
 }
 
 /** Reads (unless `read` is what reading it gave) and parses one file. */

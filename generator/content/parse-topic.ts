@@ -3,15 +3,40 @@
 import type { Topic } from '../core/model.ts';
 import { TOPIC_KINDS, type TopicKind } from '../core/types.ts';
 import {
-  asMapping, count, type FieldSource, lineOf, nullableNumber, nullableString, nullableTimestamp, optionalString,
-  problem, rejectUnknownKeys, requiredString, stringList, timestamp,
+  asMapping,
+  count,
+  type FieldSource,
+  lineOf,
+  nullableNumber,
+  nullableString,
+  nullableTimestamp,
+  optionalString,
+  problem,
+  rejectUnknownKeys,
+  requiredString,
+  stringList,
+  timestamp,
 } from './fields.ts';
 import type { Problem } from './problems.ts';
 import { parseYaml } from './yaml-text.ts';
 
 const TOPIC_FIELDS = [
-  'id', 'title', 'orderTitle', 'kind', 'categories', 'wheatleyHTML', 'tooltipText', 'wikipediaURL', 'thumbnailURL',
-  'annotationCount', 'lastAnnotationTime', 'latitude', 'longitude', 'zoom', 'shape', 'lastModifiedTime',
+  'id',
+  'title',
+  'orderTitle',
+  'kind',
+  'categories',
+  'wheatleyHTML',
+  'tooltipText',
+  'wikipediaURL',
+  'thumbnailURL',
+  'annotationCount',
+  'lastAnnotationTime',
+  'latitude',
+  'longitude',
+  'zoom',
+  'shape',
+  'lastModifiedTime',
 ];
 
 export interface ParsedTopic {
@@ -21,11 +46,17 @@ export interface ParsedTopic {
   topic: Topic;
 }
 
-export function parseTopicFile(text: string, file: string, defaultModified: string, problems: Problem[]): ParsedTopic | null {
+export function parseTopicFile(
+  text: string,
+  file: string,
+  defaultModified: string,
+  problems: Problem[],
+): ParsedTopic | null {
   const before = problems.length;
   const data = asMapping(parseYaml(text, file, 1, problems));
   if (data === null) {
-    if (problems.length === before) problems.push({ file, line: 1, message: 'a topic file must be a YAML mapping (key: value lines)' });
+    if (problems.length === before)
+      problems.push({ file, line: 1, message: 'a topic file must be a YAML mapping (key: value lines)' });
     return null;
   }
   const src: FieldSource = { file, text, firstLine: 1, data, problems };
@@ -33,7 +64,8 @@ export function parseTopicFile(text: string, file: string, defaultModified: stri
   const id = data.id;
   let validId = 0;
   if (id === undefined) problems.push({ file, line: 1, message: 'missing required field "id"' });
-  else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) problem(src, 'id', `"id" must be a positive whole number, not ${JSON.stringify(id)}`);
+  else if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0)
+    problem(src, 'id', `"id" must be a positive whole number, not ${JSON.stringify(id)}`);
   else validId = id;
   const title = requiredString(src, 'title');
   let kind: TopicKind = 'default';

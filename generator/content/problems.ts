@@ -17,7 +17,18 @@ export function formatProblem(p: Problem, contentDir: string): string {
 /** Problems in the order they are reported: by file, then line, then message. */
 export function sortProblems(problems: readonly Problem[]): Problem[] {
   return [...problems].sort((a, b) =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line !== b.line ? a.line - b.line : a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
+    a.file < b.file
+      ? -1
+      : a.file > b.file
+        ? 1
+        : a.line !== b.line
+          ? a.line - b.line
+          : a.message < b.message
+            ? -1
+            : a.message > b.message
+              ? 1
+              : 0,
+  );
 }
 
 /** Thrown when content is invalid; carries every problem found. */

@@ -4,7 +4,17 @@
 // and reading is simply gone. A FIFO is never waited on: the file is opened non-blocking and
 // checked before anything is read from it.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../core/result.ts';
 import type { Problem } from './problems.ts';
@@ -116,7 +126,9 @@ const REASONS: Record<string, string> = {
 export function describeError(err: unknown): string {
   const code = errorCode(err);
   // Node's own message is "CODE: reason, syscall 'path'": only the reason is kept.
-  const reason = REASONS[code] ?? ((err as Error | null)?.message ?? String(err)).replace(/^[A-Z]+: /, '').replace(/, \w+( '.*')?$/, '');
+  const reason =
+    REASONS[code] ??
+    ((err as Error | null)?.message ?? String(err)).replace(/^[A-Z]+: /, '').replace(/, \w+( '.*')?$/, '');
   return `${reason} (${code})`;
 }
 
@@ -180,7 +192,11 @@ export function decodeUtf8(bytes: Uint8Array, file: string): Result<string, Prob
 /** The failure for a path that could not be opened. */
 function openFailure(path: string, file: string, err: unknown): ReadFailure {
   const code = errorCode(err);
-  const problem = (message: string): ReadFailure => ({ gone: false, signature: signatureAt(path) ?? '', problem: { file, line: 0, message } });
+  const problem = (message: string): ReadFailure => ({
+    gone: false,
+    signature: signatureAt(path) ?? '',
+    problem: { file, line: 0, message },
+  });
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     // Nothing there (it was removed after it was listed): gone. A link to nothing: a problem.
     let link: string | null = null;
@@ -189,7 +205,9 @@ function openFailure(path: string, file: string, err: unknown): ReadFailure {
     } catch {
       // Gone.
     }
-    return link === null ? { gone: true } : problem(`dangling symbolic link: its target ${JSON.stringify(link)} does not exist`);
+    return link === null
+      ? { gone: true }
+      : problem(`dangling symbolic link: its target ${JSON.stringify(link)} does not exist`);
   }
   if (code === 'ELOOP') return problem('symbolic link loop: following its links never reaches a file (ELOOP)');
   if (code === 'EISDIR') return problem('is a directory, not a file');
@@ -216,16 +234,32 @@ export function readContentFile(contentDir: string, file: string): ReadOutcome {
     const stats = fstatSync(fd);
     const signature = readSignature(stats);
     if (!stats.isFile()) {
-      return fail({ gone: false, signature, problem: { file, line: 0, message: `is ${kindOf(stats)}, not a regular file` } });
+      return fail({
+        gone: false,
+        signature,
+        problem: { file, line: 0, message: `is ${kindOf(stats)}, not a regular file` },
+      });
     }
     if (stats.size > MAX_FILE_BYTES) {
       const size = `${(stats.size / 1048576).toFixed(0)} MiB`;
-      return fail({ gone: false, signature, problem: { file, line: 0, message: `is ${size}, more than a content file can be (${MAX_FILE_BYTES / 1048576} MiB)` } });
+      return fail({
+        gone: false,
+        signature,
+        problem: {
+          file,
+          line: 0,
+          message: `is ${size}, more than a content file can be (${MAX_FILE_BYTES / 1048576} MiB)`,
+        },
+      });
     }
     const text = decodeUtf8(readFileSync(fd), file);
     return text.ok ? ok({ text: text.value, signature }) : fail({ gone: false, signature, problem: text.error });
   } catch (err) {
-    return fail({ gone: false, signature: signatureAt(path) ?? '', problem: { file, line: 0, message: `cannot be read: ${describeError(err)}` } });
+    return fail({
+      gone: false,
+      signature: signatureAt(path) ?? '',
+      problem: { file, line: 0, message: `cannot be read: ${describeError(err)}` },
+    });
   } finally {
     try {
       closeSync(fd);

@@ -8,14 +8,14 @@
 // rescan has run), the state is what readContent would read from the same directory.
 
 import { join } from 'node:path';
+import { lowerBound } from '../core/ranges.ts';
+import { isDirectory } from '../paths.ts';
 import { SITE_FILE } from './config.ts';
 import { ENTRIES_DIR, ENTRY_SUFFIX, listContent, TOPIC_SUFFIX, TOPICS_DIR } from './discover.ts';
 import { CATEGORIES_FILE, type ContentState, type LoadOptions, readCategories, readContent } from './load.ts';
 import { type FileKind, type ParsedFile, parseContentFile } from './parse-file.ts';
 import type { Problem } from './problems.ts';
 import { signatureAt } from './read-file.ts';
-import { lowerBound } from '../core/ranges.ts';
-import { isDirectory } from '../paths.ts';
 
 type ChangeKind = FileKind | 'categories' | 'site' | 'other';
 
@@ -61,7 +61,10 @@ function samePaths(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function sameProblems(a: readonly Problem[], b: readonly Problem[]): boolean {
-  return a.length === b.length && a.every((p, i) => p.file === b[i]?.file && p.line === b[i]?.line && p.message === b[i]?.message);
+  return (
+    a.length === b.length &&
+    a.every((p, i) => p.file === b[i]?.file && p.line === b[i]?.line && p.message === b[i]?.message)
+  );
 }
 
 /** Records the parse of `file` (or its absence); returns false when it is what was known. */
@@ -107,7 +110,10 @@ function rescan(state: ContentState): boolean {
       changed = true;
     }
   }
-  for (const [kind, files] of [['entry', listing.entryFiles], ['topic', listing.topicFiles]] as const) {
+  for (const [kind, files] of [
+    ['entry', listing.entryFiles],
+    ['topic', listing.topicFiles],
+  ] as const) {
     for (const file of files) if (refreshFile(state, kind, file, true)) changed = true;
   }
   // Listed in order; those that vanished while being read are not.
@@ -139,7 +145,10 @@ export async function updateContent(
   }
   let changed = false;
   let needRescan = full;
-  if (paths.has(CATEGORIES_FILE) || (full && signatureAt(join(contentDir, CATEGORIES_FILE)) !== state.categories.signature)) {
+  if (
+    paths.has(CATEGORIES_FILE) ||
+    (full && signatureAt(join(contentDir, CATEGORIES_FILE)) !== state.categories.signature)
+  ) {
     state.categories = readCategories(contentDir);
     changed = true;
   }
@@ -148,7 +157,8 @@ export async function updateContent(
     if (kind === 'entry' || kind === 'topic') changed = refreshFile(state, kind, path, false) || changed;
     // A directory created, or one removed or renamed that held content (or a problem): list
     // everything again. Anything else, such as an editor's temporary file, is not content.
-    if (kind !== 'site' && kind !== 'categories' && (isDirectory(join(contentDir, path)) || holdsContent(state, path))) needRescan = true;
+    if (kind !== 'site' && kind !== 'categories' && (isDirectory(join(contentDir, path)) || holdsContent(state, path)))
+      needRescan = true;
   }
   if (needRescan) changed = rescan(state) || changed;
   return { state, changed };

@@ -20,7 +20,14 @@ const DATE_LIKE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}Z)?$/;
 /** Characters that may start a YAML indicator, a number or a special value. */
 const FIRST_UNSAFE = /^[-?:,[\]{}#&*!|>'"%@`0-9+.~]/;
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
-const BOOLS = new Map([['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false]]);
+const BOOLS = new Map([
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
 
 type Scalar = string | number | boolean | null;
 const NO: typeof NO_FAST_PATH = NO_FAST_PATH;
@@ -138,7 +145,9 @@ export function parseSimpleYaml(text: string): Record<string, unknown> | typeof 
  * categories.yaml holds): the items, and the line (1-based) where each starts; NO_FAST_PATH for
  * anything else. Each item is parsed as parseSimpleYaml parses a mapping.
  */
-export function parseSimpleYamlList(text: string): { data: Record<string, unknown>[]; itemLines: number[] } | typeof NO_FAST_PATH {
+export function parseSimpleYamlList(
+  text: string,
+): { data: Record<string, unknown>[]; itemLines: number[] } | typeof NO_FAST_PATH {
   if (text.includes('\r') || text.startsWith('\uFEFF')) return NO;
   const lines = text.split('\n');
   const data: Record<string, unknown>[] = [];
@@ -165,4 +174,3 @@ export function parseSimpleYamlList(text: string): { data: Record<string, unknow
   if (!close() || data.length === 0 || !text.endsWith('\n')) return NO;
   return { data, itemLines };
 }
-

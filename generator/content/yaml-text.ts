@@ -36,14 +36,22 @@ export function parseYaml(text: string, file: string, firstLine: number, problem
 function located(err: Yaml.YAMLParseError, file: string, firstLine: number): Problem {
   const line = err.linePos?.[0]?.line ?? 1;
   const message = err.message.split('\n')[0] ?? 'malformed YAML';
-  return { file, line: firstLine + line - 1, message: `malformed YAML: ${message.replace(/ at line \d+, column \d+:?$/, '')}` };
+  return {
+    file,
+    line: firstLine + line - 1,
+    message: `malformed YAML: ${message.replace(/ at line \d+, column \d+:?$/, '')}`,
+  };
 }
 
 /**
  * Parses a YAML list in one pass, with the line of each of its items (for the category file,
  * whose problems are located item by item). On a syntax error records it and returns undefined.
  */
-export function parseYamlList(text: string, file: string, problems: Problem[]): { data: unknown; itemLines: number[] } | undefined {
+export function parseYamlList(
+  text: string,
+  file: string,
+  problems: Problem[],
+): { data: unknown; itemLines: number[] } | undefined {
   const fast = parseSimpleYamlList(text);
   if (fast !== NO_FAST_PATH) return fast;
   const { isNode, isSeq, LineCounter, parseDocument } = yaml();

@@ -50,13 +50,19 @@ export function answer(method: string, pathname: string, query: ListQuery, site:
 function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answer {
   const total = collection === 'categories' ? site.categorySlugs.size : site.topicIds.size;
   const planned =
-    collection === 'entries' ? planEntryRequest(site.entryDates, site.pageSize, q) : requestedPage(wholeList(total), site.pageSize, q.page);
+    collection === 'entries'
+      ? planEntryRequest(site.entryDates, site.pageSize, q)
+      : requestedPage(wholeList(total), site.pageSize, q.page);
   if (!planned.ok) return errorAnswer(planned.error);
   const plan = planned.value;
   const list = prerenderedList(collection, plan.filters);
   if (list !== null) return { kind: 'file', file: pageFile(list.dir, plan.page) };
   // Only entry lists are filtered, so only they get here.
-  return { kind: 'body', status: 200, body: renderPage(collectionURL(site.apiOrigin, collection), site.entryFragment, site.pageSize, plan) };
+  return {
+    kind: 'body',
+    status: 200,
+    body: renderPage(collectionURL(site.apiOrigin, collection), site.entryFragment, site.pageSize, plan),
+  };
 }
 
 function hasRecord(site: SiteIndex, collection: Collection, key: string): boolean {

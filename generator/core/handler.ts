@@ -8,12 +8,12 @@
 // prefers it), the contract's headers, the validator and If-None-Match, HEAD and OPTIONS, CORS
 // preflights.
 
-import { answer, type Answer } from './answer.ts';
+import { type Answer, answer } from './answer.ts';
 import { type ApiError, errorBody } from './errors.ts';
 import { etagOf, ifNoneMatchHits } from './etag.ts';
 import { API_HEADERS, CLIENT_CACHE_CONTROL, HTML_TYPE, JSON_TYPE, NO_STORE, preflightHeaders } from './headers.ts';
 import { renderHtmlView } from './html-view.ts';
-import { listQuery, type ListQuery } from './lists.ts';
+import { type ListQuery, listQuery } from './lists.ts';
 import { prefersHtml } from './negotiation.ts';
 import type { SiteIndex } from './site-index.ts';
 
@@ -77,7 +77,12 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Answers a request under /api/ for a built site. */
-export async function handle(request: ApiRequest, site: SiteIndex, readFile: ReadFile, coder?: ContentCoder): Promise<ApiResponse> {
+export async function handle(
+  request: ApiRequest,
+  site: SiteIndex,
+  readFile: ReadFile,
+  coder?: ContentCoder,
+): Promise<ApiResponse> {
   const query = listQuery(new URLSearchParams(request.query));
   const a: Answer = answer(request.method, request.path, query, site);
   if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site.apiOrigin, coder);
@@ -85,7 +90,10 @@ export async function handle(request: ApiRequest, site: SiteIndex, readFile: Rea
   if (bytes === null) {
     return errorResponse(
       request,
-      { status: 503, detail: `The built site is incomplete: it lacks ${a.file}, which its index lists. Build and publish it again.` },
+      {
+        status: 503,
+        detail: `The built site is incomplete: it lacks ${a.file}, which its index lists. Build and publish it again.`,
+      },
       coder,
     );
   }
@@ -94,7 +102,14 @@ export async function handle(request: ApiRequest, site: SiteIndex, readFile: Rea
 
 /** The contract's error answer for a request, without a site (e.g. no index could be loaded). */
 export function errorResponse(request: ApiRequest, error: ApiError, coder?: ContentCoder): ApiResponse {
-  return represent(request, listQuery(new URLSearchParams(request.query)), error.status, encoder.encode(errorBody(error)), undefined, coder);
+  return represent(
+    request,
+    listQuery(new URLSearchParams(request.query)),
+    error.status,
+    encoder.encode(errorBody(error)),
+    undefined,
+    coder,
+  );
 }
 
 function represent(
@@ -140,7 +155,8 @@ function represent(
   if (etag !== undefined) {
     headers.ETag = etag;
     // The client's copy is current: 304, with the headers of the answer it would get, no body.
-    if (ifNoneMatchHits(request.header('if-none-match'), etag)) return { status: 304, headers, body, sendBody: false, cacheable };
+    if (ifNoneMatchHits(request.header('if-none-match'), etag))
+      return { status: 304, headers, body, sendBody: false, cacheable };
   }
   if (coding !== null) headers['Content-Encoding'] = coding;
   return { status, headers, body, sendBody: method !== 'HEAD', cacheable };

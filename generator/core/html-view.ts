@@ -23,11 +23,23 @@ export interface HtmlViewInput {
 }
 
 const REASONS: Readonly<Record<number, string>> = {
-  200: 'OK', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout',
-  431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable',
+  200: 'OK',
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 /** Escaped for an attribute value (always double-quoted here). */
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 /** Escaped for text: quotes may stay (the JSON's many quotes would triple its size otherwise). */
@@ -79,7 +91,11 @@ function asEnvelope(data: unknown): Envelope | null {
   if (typeof data !== 'object' || data === null) return null;
   const d = data as Record<string, unknown>;
   const isLink = (v: unknown) => v === null || typeof v === 'string';
-  return typeof d.totalResults === 'number' && typeof d.totalPages === 'number' && Array.isArray(d.results) && isLink(d.nextPageURL) && isLink(d.previousPageURL)
+  return typeof d.totalResults === 'number' &&
+    typeof d.totalPages === 'number' &&
+    Array.isArray(d.results) &&
+    isLink(d.nextPageURL) &&
+    isLink(d.previousPageURL)
     ? (d as unknown as Envelope)
     : null;
 }
@@ -104,7 +120,10 @@ function apiParts(path: string): string[] | null {
   const m = /^\/api\/v1(?:\.json|\/?)$/.exec(path);
   if (m !== null) return [];
   if (!path.startsWith('/api/v1/')) return null;
-  return path.slice('/api/v1/'.length).replace(/\.json$/, '').split('/');
+  return path
+    .slice('/api/v1/'.length)
+    .replace(/\.json$/, '')
+    .split('/');
 }
 
 function heading(parts: string[] | null, data: unknown, status: number): string {
@@ -115,18 +134,24 @@ function heading(parts: string[] | null, data: unknown, status: number): string 
   if (collection === 'schema') return 'OpenAPI document';
   const name = collection.charAt(0).toUpperCase() + collection.slice(1);
   if (key === undefined) return name;
-  const title = typeof data === 'object' && data !== null && 'title' in data ? String((data as { title: unknown }).title) : key;
+  const title =
+    typeof data === 'object' && data !== null && 'title' in data ? String((data as { title: unknown }).title) : key;
   return `${SINGULAR[collection] ?? name}: ${title}`;
 }
 
 const SECTIONS: ReadonlyArray<[string, string]> = [
-  ['API', '/api/v1'], ['Entries', '/api/v1/entries'], ['Categories', '/api/v1/categories'], ['Topics', '/api/v1/topics'], ['Schema', '/api/v1/schema'],
+  ['API', '/api/v1'],
+  ['Entries', '/api/v1/entries'],
+  ['Categories', '/api/v1/categories'],
+  ['Topics', '/api/v1/topics'],
+  ['Schema', '/api/v1/schema'],
 ];
 
 function sectionNav(parts: string[] | null): string {
   const current = parts === null ? null : parts.length === 0 ? '/api/v1' : `/api/v1/${parts[0] as string}`;
-  const items = SECTIONS.map(([label, target]) =>
-    `<li><a href="${target}"${target === current ? ' aria-current="page"' : ''}>${label}</a></li>`);
+  const items = SECTIONS.map(
+    ([label, target]) => `<li><a href="${target}"${target === current ? ' aria-current="page"' : ''}>${label}</a></li>`,
+  );
   return `<nav aria-label="API sections"><ul class="bar">${items.join('')}</ul></nav>`;
 }
 
@@ -137,11 +162,20 @@ function currentPage(query: ListQuery, totalPages: number): number {
   return Number(query.page);
 }
 
-function position(envelope: Envelope, path: string, collection: string, query: ListQuery, apiOrigin: string | undefined): string {
+function position(
+  envelope: Envelope,
+  path: string,
+  collection: string,
+  query: ListQuery,
+  apiOrigin: string | undefined,
+): string {
   const page = currentPage(query, envelope.totalPages);
   const shown = envelope.results.length;
   const filters: LinkFilters = collection === 'entries' ? ((v) => (v.ok ? v.value : {}))(entryFilters(query)) : {};
-  const inForce = [filters.start === undefined ? '' : `from ${filters.start}`, filters.end === undefined ? '' : `to ${filters.end}`]
+  const inForce = [
+    filters.start === undefined ? '' : `from ${filters.start}`,
+    filters.end === undefined ? '' : `to ${filters.end}`,
+  ]
     .filter((f) => f !== '')
     .join(' ');
   let range = `no ${collection}`;
@@ -151,7 +185,9 @@ function position(envelope: Envelope, path: string, collection: string, query: L
   }
   const listPath = path.replace(/\.json$/, '');
   const link = (rel: string, label: string, target: string | null) =>
-    target === null ? `<li><span class="off">${label}</span></li>` : `<li><a rel="${rel}" href="${esc(target)}">${label}</a></li>`;
+    target === null
+      ? `<li><span class="off">${label}</span></li>`
+      : `<li><a rel="${rel}" href="${esc(target)}">${label}</a></li>`;
   const previous = envelope.previousPageURL === null ? null : linkTarget(envelope.previousPageURL, apiOrigin);
   const next = envelope.nextPageURL === null ? null : linkTarget(envelope.nextPageURL, apiOrigin);
   return (
@@ -208,13 +244,23 @@ export function renderHtmlView(input: HtmlViewInput): string {
   const envelope = status === 200 && parts?.length === 1 ? asEnvelope(data) : null;
   const title = heading(parts, data, status);
   const detail =
-    status >= 400 && typeof data === 'object' && data !== null && typeof (data as { detail?: unknown }).detail === 'string'
+    status >= 400 &&
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { detail?: unknown }).detail === 'string'
       ? `<p class="detail">${escText((data as { detail: string }).detail)}</p>`
       : '';
   const statusLine = `HTTP ${status} ${REASONS[status] ?? ''}`.trimEnd();
-  const headerLines = Object.entries(input.jsonHeaders).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const headerLines = Object.entries(input.jsonHeaders)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   const showsForm = parts !== null && (parts.length === 0 || (parts.length === 1 && collection === 'entries'));
-  const jsonPath = status === 200 && parts !== null ? (parts.length === 0 ? '/api/v1.json' : `${path.replace(/\.json$/, '')}.json`) : null;
+  const jsonPath =
+    status === 200 && parts !== null
+      ? parts.length === 0
+        ? '/api/v1.json'
+        : `${path.replace(/\.json$/, '')}.json`
+      : null;
   // The same answer as JSON, for a browser: the `.json` spelling with the recognised parameters.
   const queryString = (['end', 'page', 'start'] as const)
     .filter((name) => query[name] !== undefined && query[name] !== '')
@@ -233,7 +279,9 @@ export function renderHtmlView(input: HtmlViewInput): string {
     `<section aria-labelledby="head-title"><h2 id="head-title">Status and headers</h2><pre>${escText(`${statusLine}\n${headerLines}`)}</pre></section>` +
     `<section aria-labelledby="body-title"><h2 id="body-title">Body</h2><pre><code>${linkedJson(input.json, apiOrigin)}</code></pre></section>` +
     '</main><footer><p>This page is for people. Every other client gets the JSON above' +
-    (jsonLink === '' ? '' : `, and so does a browser at <a href="${esc(jsonLink)}">the <code>.json</code> address</a>`) +
+    (jsonLink === ''
+      ? ''
+      : `, and so does a browser at <a href="${esc(jsonLink)}">the <code>.json</code> address</a>`) +
     '. The API is described by its <a href="/api/v1/schema">OpenAPI document</a>.</p></footer></body></html>\n'
   );
 }

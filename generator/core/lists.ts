@@ -79,7 +79,11 @@ export function requestedPage(slice: ListSlice, pageSize: number, raw: string | 
 }
 
 /** An entries list request: its date filters first (400), then its page (404). */
-export function planEntryRequest(dates: readonly IsoDate[], pageSize: number, q: ListQuery): Result<PagePlan, ApiError> {
+export function planEntryRequest(
+  dates: readonly IsoDate[],
+  pageSize: number,
+  q: ListQuery,
+): Result<PagePlan, ApiError> {
   const filters = entryFilters(q);
   return filters.ok ? requestedPage(entrySlice(dates, filters.value), pageSize, q.page) : filters;
 }

@@ -41,9 +41,16 @@ function match(ranges: readonly MediaRange[], type: string, subtype: string): Ma
   let best: Match = { specificity: -1, q: 0 };
   for (const r of ranges) {
     const specificity =
-      r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === '*' ? 1 : r.type === '*' && r.subtype === '*' ? 0 : -1;
+      r.type === type && r.subtype === subtype
+        ? 2
+        : r.type === type && r.subtype === '*'
+          ? 1
+          : r.type === '*' && r.subtype === '*'
+            ? 0
+            : -1;
     if (specificity < 0) continue;
-    if (specificity > best.specificity || (specificity === best.specificity && r.q > best.q)) best = { specificity, q: r.q };
+    if (specificity > best.specificity || (specificity === best.specificity && r.q > best.q))
+      best = { specificity, q: r.q };
   }
   return best;
 }

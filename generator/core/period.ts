@@ -12,7 +12,10 @@ const FIRST_MONTH = Number(PERIOD_START.slice(5, 7));
 const LAST_MONTH = Number(PERIOD_END.slice(5, 7));
 
 /** Every year of the period, in order. */
-export const PERIOD_YEARS: readonly number[] = Array.from({ length: LAST_YEAR - FIRST_YEAR + 1 }, (_, i) => FIRST_YEAR + i);
+export const PERIOD_YEARS: readonly number[] = Array.from(
+  { length: LAST_YEAR - FIRST_YEAR + 1 },
+  (_, i) => FIRST_YEAR + i,
+);
 
 /** Every month of the period as `YYYY-MM`, in order. */
 export const PERIOD_MONTHS: readonly string[] = PERIOD_YEARS.flatMap((year) => {

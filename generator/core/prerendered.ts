@@ -15,7 +15,11 @@ export interface PrerenderedList {
   dir: string;
 }
 
-const unfiltered = (collection: Collection): PrerenderedList => ({ collection, filters: {}, dir: `api/v1/${collection}` });
+const unfiltered = (collection: Collection): PrerenderedList => ({
+  collection,
+  filters: {},
+  dir: `api/v1/${collection}`,
+});
 
 export const PRERENDERED_LISTS: readonly PrerenderedList[] = [
   unfiltered('entries'),
@@ -33,7 +37,8 @@ export const PRERENDERED_LISTS: readonly PrerenderedList[] = [
   unfiltered('topics'),
 ];
 
-const key = (collection: Collection, filters: LinkFilters) => `${collection}|${filters.start ?? ''}|${filters.end ?? ''}`;
+const key = (collection: Collection, filters: LinkFilters) =>
+  `${collection}|${filters.start ?? ''}|${filters.end ?? ''}`;
 const BY_KEY = new Map(PRERENDERED_LISTS.map((list) => [key(list.collection, list.filters), list]));
 
 /** The pre-rendered list that these exact filters select, if the build writes one. */

@@ -56,10 +56,13 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 /** What is wrong with a parsed SITE_INDEX_FILE, or null when it is one. */
 function defect(f: Record<string, unknown>): string | null {
   if (f.version !== 1) return `version is ${JSON.stringify(f.version)}, not 1`;
-  for (const key of ['buildId', 'apiOrigin', 'siteOrigin'] as const) if (!isString(f[key])) return `"${key}" is not a string`;
-  if (!Number.isSafeInteger(f.pageSize) || (f.pageSize as number) < 1) return '"pageSize" is not a positive whole number';
+  for (const key of ['buildId', 'apiOrigin', 'siteOrigin'] as const)
+    if (!isString(f[key])) return `"${key}" is not a string`;
+  if (!Number.isSafeInteger(f.pageSize) || (f.pageSize as number) < 1)
+    return '"pageSize" is not a positive whole number';
   if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
-  if (!Array.isArray(f.topics) || !f.topics.every((id) => Number.isSafeInteger(id))) return '"topics" is not a list of ids';
+  if (!Array.isArray(f.topics) || !f.topics.every((id) => Number.isSafeInteger(id)))
+    return '"topics" is not a list of ids';
   if (!Array.isArray(f.entries)) return '"entries" is not a list';
   // Plain checks in one pass: an edge isolate's first request pays for this loop.
   let previous = '';

@@ -8,8 +8,8 @@
 // the id and the printed day while the id agrees with the printed day (then the datetime is a typo).
 
 import { isIsoDate } from '../core/dates.ts';
-import { daysBetween, gregorianToJulian, padLooseDate } from './old-style.ts';
 import type { Article } from './corpus.ts';
+import { daysBetween, gregorianToJulian, padLooseDate } from './old-style.ts';
 import { descendants, getAttr, textContent, type XElement } from './xml.ts';
 
 export interface ArticleDate {
@@ -35,9 +35,7 @@ export interface DateConflict {
   reason: string;
 }
 
-export type DateResult =
-  | { kind: 'dated'; date: ArticleDate }
-  | { kind: 'undated'; reason: string };
+export type DateResult = { kind: 'dated'; date: ArticleDate } | { kind: 'undated'; reason: string };
 
 /** `entry-1661-7-18/1661-7-23` → ['1661-07-18', '1661-07-23']; null when the id holds no date. */
 function idDates(id: string): { start: string; end: string } | null {

@@ -4,7 +4,7 @@
 // What changes: `xml:lang` becomes `lang` (its HTML spelling). Everything else — elements, text,
 // entities, classes, ids — is kept exactly, because it is the text.
 
-import { type XElement, type XNode, getAttr } from './xml.ts';
+import { getAttr, type XElement, type XNode } from './xml.ts';
 
 export interface CleanHooks {
   /**

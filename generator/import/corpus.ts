@@ -67,7 +67,13 @@ function firstInvalidUtf8(bytes: Uint8Array): { offset: number; line: number } |
     for (let k = 1; k < n; k++) if (((bytes[i + k] as number) & 0xc0) !== 0x80) return { offset: i, line };
     // Overlong forms, surrogates and code points past U+10FFFF.
     const c1 = bytes[i + 1] as number;
-    if ((b === 0xe0 && c1 < 0xa0) || (b === 0xed && c1 > 0x9f) || (b === 0xf0 && c1 < 0x90) || (b === 0xf4 && c1 > 0x8f)) return { offset: i, line };
+    if (
+      (b === 0xe0 && c1 < 0xa0) ||
+      (b === 0xed && c1 > 0x9f) ||
+      (b === 0xf0 && c1 < 0x90) ||
+      (b === 0xf4 && c1 > 0x8f)
+    )
+      return { offset: i, line };
     i += n;
   }
   return null;
@@ -92,7 +98,9 @@ function readEditionFile(file: string): string {
     return UTF8.decode(bytes);
   } catch {
     const bad = firstInvalidUtf8(bytes);
-    throw new EditionError(`${file}:${bad?.line ?? 1}: not UTF-8 (byte ${bad?.offset ?? '?'} is not part of a UTF-8 character)`);
+    throw new EditionError(
+      `${file}:${bad?.line ?? 1}: not UTF-8 (byte ${bad?.offset ?? '?'} is not part of a UTF-8 character)`,
+    );
   }
 }
 
@@ -114,7 +122,9 @@ function chapterFiles(textDir: string): { number: number; file: string }[] {
   try {
     names = readdirSync(textDir);
   } catch (err) {
-    throw new EditionError(`${textDir}: cannot be listed (${(err as NodeJS.ErrnoException).code ?? String(err)}); is this the edition's directory?`);
+    throw new EditionError(
+      `${textDir}: cannot be listed (${(err as NodeJS.ErrnoException).code ?? String(err)}); is this the edition's directory?`,
+    );
   }
   const chapters = names
     .map((file) => ({ file, m: /^chapter-(\d+)\.xhtml$/.exec(file) }))
@@ -123,7 +133,10 @@ function chapterFiles(textDir: string): { number: number; file: string }[] {
     .sort((a, b) => a.number - b.number);
   // A missing chapter is a missing month: the numbers run 1, 2, … with no gap.
   chapters.forEach((c, i) => {
-    if (c.number !== i + 1) throw new EditionError(`${path.join(textDir, `chapter-${i + 1}.xhtml`)}: missing (the chapters run from 1 with no gap)`);
+    if (c.number !== i + 1)
+      throw new EditionError(
+        `${path.join(textDir, `chapter-${i + 1}.xhtml`)}: missing (the chapters run from 1 with no gap)`,
+      );
   });
   return chapters;
 }
@@ -140,12 +153,7 @@ function checkTableOfContents(editionDir: string, chapters: readonly { file: str
 }
 
 /** Articles and stray note references of one chapter, in document order. */
-function scanChapter(
-  root: XElement,
-  chapter: Chapter,
-  articles: Article[],
-  stray: StrayNoteRef[],
-): void {
+function scanChapter(root: XElement, chapter: Chapter, articles: Article[], stray: StrayNoteRef[]): void {
   const walk = (node: XElement, inHeading: boolean): void => {
     for (const child of node.children) {
       if (child.kind !== 'element') continue;
@@ -179,7 +187,7 @@ function readEndnotes(textDir: string): Pick<Corpus, 'notes' | 'noteBacklinkFile
         if (notes.has(id)) throw new Error(`${file}: duplicate note id ${id}`);
         notes.set(id, child);
         for (const a of descendants(child)) {
-          const href = a.name === 'a' ? getAttr(a, 'href') ?? '' : '';
+          const href = a.name === 'a' ? (getAttr(a, 'href') ?? '') : '';
           const m = /^([^#]*)#noteref-\d+$/.exec(href);
           if (m && /\bbacklink\b/.test(getAttr(a, 'epub:type') ?? '')) noteBacklinkFiles.set(id, m[1] as string);
         }
@@ -205,15 +213,20 @@ export function readCorpus(editionDir: string): Corpus {
     const heading = [...descendants(root)].find((e) => /^h[1-6]$/.test(e.name));
     // Strip note labels (the trailing "47") from the heading text: it is only used in messages.
     const title = heading
-      ? textContent({ ...heading, children: heading.children.filter((c) => !(c.kind === 'element' && noteRefTarget(c))) })
+      ? textContent({
+          ...heading,
+          children: heading.children.filter((c) => !(c.kind === 'element' && noteRefTarget(c))),
+        })
       : file;
     const chapter: Chapter = { number, file, title: title.trim() };
     chapters.push(chapter);
     const before = articles.length;
     scanChapter(root, chapter, articles, strayNoteRefs);
     // Every chapter of the edition is a month of entries: one with none lost its text.
-    if (articles.length === before) throw new EditionError(`${path.join(textDir, file)}: no diary entry (<article>) in it: truncated or emptied?`);
+    if (articles.length === before)
+      throw new EditionError(`${path.join(textDir, file)}: no diary entry (<article>) in it: truncated or emptied?`);
   }
-  if (chapters.length === 0) throw new EditionError(`${textDir}: no chapter-N.xhtml files in it; is this the edition's directory?`);
+  if (chapters.length === 0)
+    throw new EditionError(`${textDir}: no chapter-N.xhtml files in it; is this the edition's directory?`);
   return { chapters, articles, strayNoteRefs, ...readEndnotes(textDir) };
 }

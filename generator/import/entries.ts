@@ -5,8 +5,8 @@
 //     entry, since it introduces what follows; failing that, to the previous one;
 //   - an article dated outside the diary's period is set aside in the report.
 
-import { type ArticleDate, type DateConflict, resolveArticleDate } from './article-dates.ts';
 import { isInPeriod } from '../core/period.ts';
+import { type ArticleDate, type DateConflict, resolveArticleDate } from './article-dates.ts';
 import type { Article } from './corpus.ts';
 
 interface EntryPlan {
@@ -78,11 +78,12 @@ export function groupArticles(articles: readonly Article[]): Grouping {
       file: article.chapter.file,
       reason: result.reason,
       attachedTo,
-      rule: next !== undefined
-        ? 'attached to the next dated article (it opens what follows)'
-        : previous !== undefined
-          ? 'attached to the previous dated article (no dated article follows)'
-          : 'set aside: no dated article anywhere',
+      rule:
+        next !== undefined
+          ? 'attached to the next dated article (it opens what follows)'
+          : previous !== undefined
+            ? 'attached to the previous dated article (no dated article follows)'
+            : 'set aside: no dated article anywhere',
     });
     if (attachedTo !== null) place(article, null, attachedTo);
   }

@@ -70,7 +70,8 @@ export function entryLinkRewriter(ctx: LinkContext, date: string, log: LinkLog):
     }
     const backlink = /^(?:chapter-\d+\.xhtml)?#noteref-(\d+)$/.exec(href);
     if (backlink) {
-      if (ctx.noteHomes.get(`note-${backlink[1]}`) !== date) return unwrap(href, 'backlink to a reference in another entry');
+      if (ctx.noteHomes.get(`note-${backlink[1]}`) !== date)
+        return unwrap(href, 'backlink to a reference in another entry');
       setAttr(a, 'href', `#noteref-${backlink[1]}`);
       log.rewritten.backlink++;
       return 'keep';

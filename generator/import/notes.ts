@@ -55,7 +55,10 @@ export function planNotes(corpus: Corpus, entryOfArticle: ReadonlyMap<number, st
   for (const ref of corpus.strayNoteRefs) {
     if (!strayPlaces.has(ref.noteId)) {
       const chapter = corpus.chapters.find((c) => c.file === ref.file);
-      const where = ref.place === 'chapter heading' && chapter ? `the heading of ${ref.file} (“${chapter.title}”)` : `${ref.file}, ${ref.place}`;
+      const where =
+        ref.place === 'chapter heading' && chapter
+          ? `the heading of ${ref.file} (“${chapter.title}”)`
+          : `${ref.file}, ${ref.place}`;
       strayPlaces.set(ref.noteId, where);
     }
   }
@@ -64,11 +67,12 @@ export function planNotes(corpus: Corpus, entryOfArticle: ReadonlyMap<number, st
     if (homes.has(noteId)) continue;
     const stray = strayPlaces.get(noteId);
     const backlink = corpus.noteBacklinkFiles.get(noteId);
-    const reason = stray !== undefined
-      ? `referenced only from ${stray}, which is no entry`
-      : backlink !== undefined && !/^chapter-\d+\.xhtml$/.test(backlink)
-        ? `referenced only from ${backlink}, which is not part of the diary text`
-        : 'not referenced from any article';
+    const reason =
+      stray !== undefined
+        ? `referenced only from ${stray}, which is no entry`
+        : backlink !== undefined && !/^chapter-\d+\.xhtml$/.test(backlink)
+          ? `referenced only from ${backlink}, which is not part of the diary text`
+          : 'not referenced from any article';
     setAside.push({ noteId, reason });
   }
   return { homes, footnotesByEntry, repeatedRefs, missingNotes, setAside, refsInArticles };

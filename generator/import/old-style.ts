@@ -25,7 +25,6 @@ export function gregorianToJulian(gregorian: string): string {
   return addDays(gregorian, -10);
 }
 
-
 /** Every ISO date from `first` to `last` inclusive. */
 export function daysBetween(first: string, last: string): string[] {
   const days: string[] = [];

@@ -16,7 +16,10 @@ export interface Footnote {
  * blank lines around it. Only leading whitespace of lines changes, which HTML renders the same.
  */
 export function dedent(html: string): string {
-  const lines = html.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const lines = html
+    .replace(/^\s*\n/, '')
+    .replace(/\s+$/, '')
+    .split('\n');
   let common: string | null = null;
   for (const line of lines) {
     if (line.trim() === '') continue;

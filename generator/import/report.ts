@@ -68,22 +68,44 @@ export function formatReport(report: ImportReport): string {
     `days in the period ${r.period.first} … ${r.period.last}: ${r.period.days}; with an entry: ${r.period.daysWithEntry}`,
     ...list('  days inside a multi-day entry', r.period.daysCoveredByMultiDayEntries, (d) => d),
     ...list('  days with no text in the edition', r.period.daysWithoutText, (d) => d),
-    ...list('undated articles', r.dates.undatedArticles, (u) =>
-      `${u.file} #${u.articleId}: ${u.reason}; ${u.rule}${u.attachedTo ? ` → ${u.attachedTo}` : ''}`),
-    ...list('dates shared by several dated articles (merged in reading order)', r.dates.mergedDates, (m) =>
-      `${m.date}: ${m.articleIds.join(', ')}`),
-    ...list('multi-day articles (filed under their first day)', r.dates.multiDayArticles, (m) =>
-      `#${m.articleId} → ${m.date}, covers ${m.covers.join(', ')}`),
-    ...list('ids disagreeing with their datetime', r.dates.idDatetimeConflicts, (c) =>
-      `${c.file} #${c.articleId}: datetime ${c.datetime}, id ${c.idDate}, printed “${c.printed}” → ${c.chosen} wins: ${c.reason}`),
-    ...list('articles outside the period (set aside)', r.dates.outOfPeriod, (o) => `${o.file} #${o.articleId}: ${o.date}`),
+    ...list(
+      'undated articles',
+      r.dates.undatedArticles,
+      (u) => `${u.file} #${u.articleId}: ${u.reason}; ${u.rule}${u.attachedTo ? ` → ${u.attachedTo}` : ''}`,
+    ),
+    ...list(
+      'dates shared by several dated articles (merged in reading order)',
+      r.dates.mergedDates,
+      (m) => `${m.date}: ${m.articleIds.join(', ')}`,
+    ),
+    ...list(
+      'multi-day articles (filed under their first day)',
+      r.dates.multiDayArticles,
+      (m) => `#${m.articleId} → ${m.date}, covers ${m.covers.join(', ')}`,
+    ),
+    ...list(
+      'ids disagreeing with their datetime',
+      r.dates.idDatetimeConflicts,
+      (c) =>
+        `${c.file} #${c.articleId}: datetime ${c.datetime}, id ${c.idDate}, printed “${c.printed}” → ${c.chosen} wins: ${c.reason}`,
+    ),
+    ...list(
+      'articles outside the period (set aside)',
+      r.dates.outOfPeriod,
+      (o) => `${o.file} #${o.articleId}: ${o.date}`,
+    ),
     `notes in endnotes: ${r.notes.inEndnotes}; references in articles: ${r.notes.referencesInArticles}; notes attached: ${r.notes.attached}`,
-    ...list('repeated note references (linked to the first)', r.notes.repeatedReferences, (x) =>
-      `${x.noteId} in ${x.date}, printed in ${x.home}`),
+    ...list(
+      'repeated note references (linked to the first)',
+      r.notes.repeatedReferences,
+      (x) => `${x.noteId} in ${x.date}, printed in ${x.home}`,
+    ),
     ...list('references to missing notes', r.notes.missingNotes, (x) => `${x.noteId} in ${x.date}`),
     `notes set aside: ${r.notes.setAside.length}`,
     ...groupedByReason(r.notes.setAside).map((line) => `  - ${line}`),
-    `links rewritten: ${Object.entries(r.links.rewritten).map(([k, v]) => `${k} ${v}`).join(', ')}; absolute links kept: ${r.links.keptAbsolute}`,
+    `links rewritten: ${Object.entries(r.links.rewritten)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; absolute links kept: ${r.links.keptAbsolute}`,
     ...list('links unwrapped (target not imported)', r.links.unwrapped, (u) => `${u.date}: ${u.href} (${u.reason})`),
     ...list('images replaced by their text alternative', r.imagesReplacedByText, (i) => `${i.date}: ${i.src}`),
     ...list('site files created', r.siteFilesCreated, (f) => f),

@@ -1,18 +1,18 @@
 // The Standard Ebooks import, end to end: read the edition, decide each article's entry and each
 // note's entry, clean the markup, render the entry files and account for everything in a report.
 
-import { setAttr, serialize } from './xml.ts';
 import { PERIOD_END, PERIOD_START } from '../core/period.ts';
-import { daysBetween } from './old-style.ts';
+import { orRefuse } from '../output/guard.ts';
+import { type CleanHooks, cleanNodes } from './clean.ts';
 import { readCorpus } from './corpus.ts';
 import { groupArticles } from './entries.ts';
-import { planNotes } from './notes.ts';
-import { cleanNodes, type CleanHooks } from './clean.ts';
 import { entryLinkRewriter, newLinkLog } from './links.ts';
+import { planNotes } from './notes.ts';
+import { daysBetween } from './old-style.ts';
 import { type Footnote, renderEntryFile } from './render.ts';
 import type { ImportReport } from './report.ts';
 import { checkContentTarget, ensureSiteFiles, readSiteOrigin, replaceEntries } from './write.ts';
-import { orRefuse } from '../output/guard.ts';
+import { serialize, setAttr } from './xml.ts';
 
 interface ImportResult {
   /** Entry files by path relative to `entries/`, e.g. `1660/1660-01-01.html`, ascending. */
@@ -29,7 +29,8 @@ function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportRe
   const entryOfArticleId = new Map<string, string>();
   for (const article of corpus.articles) {
     const date = grouping.entryOfArticle.get(article.index);
-    if (date !== undefined && article.id !== '' && !entryOfArticleId.has(article.id)) entryOfArticleId.set(article.id, date);
+    if (date !== undefined && article.id !== '' && !entryOfArticleId.has(article.id))
+      entryOfArticleId.set(article.id, date);
   }
 
   const linkLog = newLinkLog();

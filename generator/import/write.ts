@@ -14,11 +14,13 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, type Stats, sta
 import path from 'node:path';
 import { DEFAULT_CONFIG, loadSiteConfig } from '../content/config.ts';
 import { fail, ok, type Result } from '../core/result.ts';
-import { checkApart, checkNotPrecious, CONTENT_NAMES, hasMarker, MARKER_FILE } from '../output/guard.ts';
+import { CONTENT_NAMES, checkApart, checkNotPrecious, hasMarker, MARKER_FILE } from '../output/guard.ts';
 import { isAlive } from '../output/trash.ts';
 
 /** The site.yaml an import creates when there is none: the generator's own defaults. */
-const DEFAULT_SITE_YAML = `${Object.entries(DEFAULT_CONFIG).map(([key, value]) => `${key}: ${String(value)}`).join('\n')}\n`;
+const DEFAULT_SITE_YAML = `${Object.entries(DEFAULT_CONFIG)
+  .map(([key, value]) => `${key}: ${String(value)}`)
+  .join('\n')}\n`;
 
 /** The siteOrigin of the content directory's `site.yaml` (validated as a build does), else the default. */
 export function readSiteOrigin(contentDir: string): string {
@@ -30,7 +32,11 @@ export function readSiteOrigin(contentDir: string): string {
  * or a content directory (it holds entries/, topics/, site.yaml or categories.yaml), and it is
  * apart from the edition and from every place a build also refuses.
  */
-export function checkContentTarget(contentDir: string, editionDir: string, label = `--out ${contentDir}`): Result<void, string> {
+export function checkContentTarget(
+  contentDir: string,
+  editionDir: string,
+  label = `--out ${contentDir}`,
+): Result<void, string> {
   const precious = checkNotPrecious(contentDir, label);
   if (!precious.ok) return precious;
   const apart = checkApart(contentDir, label, editionDir, 'the edition');
@@ -42,7 +48,8 @@ export function checkContentTarget(contentDir: string, editionDir: string, label
     return ok(undefined);
   }
   if (!s.isDirectory()) return fail(`${label} is not a directory`);
-  if (hasMarker(contentDir)) return fail(`${label} is a build's output (it has ${MARKER_FILE}), not a content directory`);
+  if (hasMarker(contentDir))
+    return fail(`${label} is a build's output (it has ${MARKER_FILE}), not a content directory`);
   const entries = path.join(contentDir, 'entries');
   if (existsSync(entries) && !statSync(entries).isDirectory()) return fail(`${label}: ${entries} is not a directory`);
   if (existsSync(entries) && !isImported(entries)) {
@@ -155,4 +162,3 @@ export function ensureSiteFiles(contentDir: string): string[] {
   }
   return written;
 }
-

@@ -36,7 +36,19 @@ export type XNode = XElement | XText | XComment;
 
 /** Elements that HTML serializes without an end tag; everything else gets `<x></x>`. */
 const VOID_ELEMENTS = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
 ]);
 
 // One alternation per token kind. Tag names and attribute names may contain ':' (epub:type,

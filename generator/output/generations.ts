@@ -12,9 +12,9 @@
 
 import { readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { lstatOrNull } from '../paths.ts';
 import { checkOwnOutput, orRefuse } from './guard.ts';
 import { discard } from './trash.ts';
-import { lstatOrNull } from '../paths.ts';
 
 export type Slot = 'a' | 'b';
 

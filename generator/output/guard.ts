@@ -75,11 +75,15 @@ export function checkNotPrecious(path: string, label: string): Result<string, st
   if (dirname(real) === real) return fail(`${label} is the root directory`);
   const cwd = realLocation(process.cwd());
   if (isWithin(cwd, real)) {
-    return fail(`${label} is ${real === cwd ? 'the current directory' : `a directory that contains the current directory (${cwd})`}`);
+    return fail(
+      `${label} is ${real === cwd ? 'the current directory' : `a directory that contains the current directory (${cwd})`}`,
+    );
   }
   const home = realLocation(homedir());
   if (isWithin(home, real)) {
-    return fail(`${label} is ${real === home ? 'your home directory' : `a directory that contains your home directory (${home})`}`);
+    return fail(
+      `${label} is ${real === home ? 'your home directory' : `a directory that contains your home directory (${home})`}`,
+    );
   }
   return ok(real);
 }
@@ -137,9 +141,14 @@ export function checkOwnOutput(outDir: string, label = outDir): Result<void, str
     } catch {
       // Unreadable link: named as "?".
     }
-    return fail(`${label} is a symbolic link (to ${target}) that this generator did not make; give the directory itself, or another --out`);
+    return fail(
+      `${label} is a symbolic link (to ${target}) that this generator did not make; give the directory itself, or another --out`,
+    );
   }
-  if (!s.isDirectory()) return fail(`${label} is ${s.isFile() ? 'a file' : 'not a directory'}; a build writes a directory there, so choose another --out`);
+  if (!s.isDirectory())
+    return fail(
+      `${label} is ${s.isFile() ? 'a file' : 'not a directory'}; a build writes a directory there, so choose another --out`,
+    );
   // The parent followed through a symlink: it is where the output really sits.
   let parent: Stats | null = null;
   try {
@@ -223,4 +232,3 @@ export function orRefuse<T>(r: Result<T, string>): T {
   if (!r.ok) throw new RefusedError(r.error);
   return r.value;
 }
-

@@ -29,9 +29,9 @@ function removeInBackground(path: string): Promise<void> {
     const [command, args] =
       process.platform === 'win32'
         ? [process.execPath, ['-e', 'require("fs").rmSync(process.argv[1], { recursive: true, force: true })', path]]
-        // A tree someone made read-only (chmod a-w) cannot be emptied as it is: it is ours (a
-        // build made it) and going anyway, so its owner's write bit is given back, then retried.
-        : ['sh', ['-c', 'rm -rf -- "$1" 2>/dev/null || { chmod -R u+w -- "$1"; rm -rf -- "$1"; }', 'sh', path]];
+        : // A tree someone made read-only (chmod a-w) cannot be emptied as it is: it is ours (a
+          // build made it) and going anyway, so its owner's write bit is given back, then retried.
+          ['sh', ['-c', 'rm -rf -- "$1" 2>/dev/null || { chmod -R u+w -- "$1"; rm -rf -- "$1"; }', 'sh', path]];
     const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
     child.on('error', () => resolve());
     child.on('exit', () => resolve());

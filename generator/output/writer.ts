@@ -21,9 +21,9 @@
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { OutputFile } from '../render/render-site.ts';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
-import type { OutputFile } from '../render/render-site.ts';
 import { discard, sweepLeftovers } from './trash.ts';
 
 export interface WriteStats {
@@ -103,7 +103,10 @@ const UNMOVABLE = new Set(['EBUSY', 'EXDEV']);
  * (`removed` settles when that is done, for callers that need to know). Throws RefusedError,
  * writing nothing, when `outDir` is not the writer's to replace (guard.ts).
  */
-export function writeSiteAtomically(outDir: string, files: Iterable<OutputFile>): WriteStats & { removed: Promise<void> } {
+export function writeSiteAtomically(
+  outDir: string,
+  files: Iterable<OutputFile>,
+): WriteStats & { removed: Promise<void> } {
   orRefuse(checkOutDir(outDir, undefined, outDir));
   sweepLeftovers(outDir);
   const next = makeStaging(outDir);
@@ -231,7 +234,9 @@ export function beginSite(outDir: string): StagedSite {
   const encoder = new TextEncoder();
   let worker: Worker;
   try {
-    worker = new Worker(new URL('./write-worker.mjs', import.meta.url), { workerData: { dir: next, ring, control: control.buffer } });
+    worker = new Worker(new URL('./write-worker.mjs', import.meta.url), {
+      workerData: { dir: next, ring, control: control.buffer },
+    });
   } catch (err) {
     rmSync(next, { recursive: true, force: true });
     throw err;
@@ -276,7 +281,7 @@ export function beginSite(outDir: string): StagedSite {
   };
   const advance = (size: number): void => {
     written = (written + size) | 0;
-    if (((written - published) >>> 0) >= PUBLISH_BYTES) publish();
+    if ((written - published) >>> 0 >= PUBLISH_BYTES) publish();
   };
   /** A record of `size` bytes at most goes here: wraps to the start when the end is too near. */
   const place = (size: number): number => {

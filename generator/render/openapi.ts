@@ -5,7 +5,7 @@
 // records and first list pages of this very build). Clients can generate code from it; the
 // contract tests validate every body they see against it, so it cannot drift from the answers.
 
-import { invalidDate, INVALID_PAGE, methodNotAllowed, NOT_FOUND, noRecord } from '../core/errors.ts';
+import { INVALID_PAGE, invalidDate, methodNotAllowed, NOT_FOUND, noRecord } from '../core/errors.ts';
 import { SCHEMA_FILE } from '../core/files.ts';
 import { API_HEADERS, CLIENT_CACHE_CONTROL, NO_STORE, PREFLIGHT_MAX_AGE } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
@@ -13,8 +13,17 @@ import { pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts
 import type { Model } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, root, topicDetail } from '../core/records.ts';
 import {
-  type CategoryDetail, type CategoryItem, type Collection, type EntryDetail, type EntryItem, type ErrorBody, type ListEnvelope,
-  type Root, TOPIC_KINDS, type TopicDetail, type TopicItem,
+  type CategoryDetail,
+  type CategoryItem,
+  type Collection,
+  type EntryDetail,
+  type EntryItem,
+  type ErrorBody,
+  type ListEnvelope,
+  type Root,
+  TOPIC_KINDS,
+  type TopicDetail,
+  type TopicItem,
 } from '../core/types.ts';
 import { API_PATH, collectionURL } from '../core/urls.ts';
 import type { RenderMemo } from './render-memo.ts';
@@ -36,13 +45,23 @@ const DATE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
 const SLUG = '[-a-zA-Z0-9_]+';
 
 function record<T>(description: string, fields: Fields<T>): Doc {
-  return { type: 'object', description, required: Object.keys(fields), properties: fields, additionalProperties: false };
+  return {
+    type: 'object',
+    description,
+    required: Object.keys(fields),
+    properties: fields,
+    additionalProperties: false,
+  };
 }
 
 function list(item: string, description: string, pageURL: string): Doc {
   const fields: Fields<ListEnvelope<unknown>> = {
     totalResults: { type: 'integer', minimum: 0, description: 'Records in the whole list (after the filters).' },
-    totalPages: { type: 'integer', minimum: 1, description: 'max(1, ceil(totalResults / page size)): an empty list is one empty page.' },
+    totalPages: {
+      type: 'integer',
+      minimum: 1,
+      description: 'max(1, ceil(totalResults / page size)): an empty list is one empty page.',
+    },
     nextPageURL: nullable({ ...schemaRef(pageURL), description: 'The next page; null on the last.' }),
     previousPageURL: nullable({ ...schemaRef(pageURL), description: 'The previous page; null on the first.' }),
     results: { type: 'array', items: schemaRef(item) },
@@ -53,8 +72,18 @@ function list(item: string, description: string, pageURL: string): Doc {
 function schemas(o: Origins, pageSize: number): Doc {
   const api = literal(`${o.apiOrigin}${API_PATH}`);
   const site = literal(o.siteOrigin);
-  const url = (pattern: string, description: string): Doc => ({ type: 'string', format: 'uri', pattern: `^${pattern}$`, description });
-  const urls = (item: string, description: string): Doc => ({ type: 'array', items: schemaRef(item), uniqueItems: true, description });
+  const url = (pattern: string, description: string): Doc => ({
+    type: 'string',
+    format: 'uri',
+    pattern: `^${pattern}$`,
+    description,
+  });
+  const urls = (item: string, description: string): Doc => ({
+    type: 'array',
+    items: schemaRef(item),
+    uniqueItems: true,
+    description,
+  });
   const count = (description: string): Doc => ({ type: 'integer', minimum: 0, description });
   const text = (description: string): Doc => ({ type: 'string', description });
   const lastModified = { ...schemaRef('Timestamp'), description: 'When the record last changed.' };
@@ -139,7 +168,10 @@ function schemas(o: Origins, pageSize: number): Doc {
   return {
     Date: { type: 'string', format: 'date', pattern: `^${DATE}$`, description: 'A calendar date, `YYYY-MM-DD`.' },
     Timestamp: {
-      type: 'string', format: 'date-time', pattern: `^${DATE}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$`, description: 'UTC, whole seconds: `YYYY-MM-DDTHH:MM:SSZ`.',
+      type: 'string',
+      format: 'date-time',
+      pattern: `^${DATE}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$`,
+      description: 'UTC, whole seconds: `YYYY-MM-DDTHH:MM:SSZ`.',
     },
     EntryURL: url(`${api}/entries/${DATE}`, 'The API address of an entry.'),
     CategoryURL: url(`${api}/categories/${SLUG}`, 'The API address of a category.'),
@@ -168,7 +200,10 @@ function schemas(o: Origins, pageSize: number): Doc {
       properties: {
         openapi: { const: '3.1.0' },
         info: { type: 'object' },
-        servers: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: { type: 'string', const: o.apiOrigin } } } },
+        servers: {
+          type: 'array',
+          items: { type: 'object', required: ['url'], properties: { url: { type: 'string', const: o.apiOrigin } } },
+        },
         paths: { type: 'object' },
         components: { type: 'object' },
       },
@@ -181,32 +216,66 @@ const header = (description: string, schema: Doc, required = true): Doc => ({ de
 /** The headers of the contract (core/headers.ts), described once and referenced by every answer. */
 function headers(): Doc {
   return {
-    ETag: header('A strong validator: a hash of the bytes of the representation. Send it back in If-None-Match.', { type: 'string', pattern: '^(?:W/)?"[^"]*"$' }),
-    'Cache-Control': header('Clients revalidate every time (cheaply, with the ETag); errors of the server are not stored.', {
-      type: 'string', examples: [CLIENT_CACHE_CONTROL, NO_STORE],
+    ETag: header('A strong validator: a hash of the bytes of the representation. Send it back in If-None-Match.', {
+      type: 'string',
+      pattern: '^(?:W/)?"[^"]*"$',
     }),
-    Vary: header('The answer depends on Accept (JSON or the HTML page), and on Accept-Encoding where the body is compressed.', {
-      type: 'string', examples: [API_HEADERS.Vary],
-    }),
+    'Cache-Control': header(
+      'Clients revalidate every time (cheaply, with the ETag); errors of the server are not stored.',
+      {
+        type: 'string',
+        examples: [CLIENT_CACHE_CONTROL, NO_STORE],
+      },
+    ),
+    Vary: header(
+      'The answer depends on Accept (JSON or the HTML page), and on Accept-Encoding where the body is compressed.',
+      {
+        type: 'string',
+        examples: [API_HEADERS.Vary],
+      },
+    ),
     Allow: header('The methods of every path.', { type: 'string', const: API_HEADERS.Allow }),
-    'X-Content-Type-Options': header('Browsers must not sniff another type.', { type: 'string', const: API_HEADERS['X-Content-Type-Options'] }),
-    'Access-Control-Allow-Origin': header('Any page may read the API (CORS).', { type: 'string', const: API_HEADERS['Access-Control-Allow-Origin'] }),
-    'Access-Control-Expose-Headers': header('Pages on other origins may read the ETag.', {
-      type: 'string', const: API_HEADERS['Access-Control-Expose-Headers'],
+    'X-Content-Type-Options': header('Browsers must not sniff another type.', {
+      type: 'string',
+      const: API_HEADERS['X-Content-Type-Options'],
     }),
-    'Access-Control-Allow-Methods': header('The answer to a CORS preflight: the methods allowed.', { type: 'string', const: 'GET, HEAD, OPTIONS' }, false),
+    'Access-Control-Allow-Origin': header('Any page may read the API (CORS).', {
+      type: 'string',
+      const: API_HEADERS['Access-Control-Allow-Origin'],
+    }),
+    'Access-Control-Expose-Headers': header('Pages on other origins may read the ETag.', {
+      type: 'string',
+      const: API_HEADERS['Access-Control-Expose-Headers'],
+    }),
+    'Access-Control-Allow-Methods': header(
+      'The answer to a CORS preflight: the methods allowed.',
+      { type: 'string', const: 'GET, HEAD, OPTIONS' },
+      false,
+    ),
     'Access-Control-Allow-Headers': header(
       'The answer to a CORS preflight: every request header it asked for, and If-None-Match.',
       { type: 'string', examples: ['If-None-Match'] },
       false,
     ),
-    'Access-Control-Max-Age': header('The answer to a CORS preflight: how long a browser may keep it, in seconds.', {
-      type: 'string', const: PREFLIGHT_MAX_AGE,
-    }, false),
+    'Access-Control-Max-Age': header(
+      'The answer to a CORS preflight: how long a browser may keep it, in seconds.',
+      {
+        type: 'string',
+        const: PREFLIGHT_MAX_AGE,
+      },
+      false,
+    ),
   };
 }
 
-const COMMON_HEADERS = ['Vary', 'Allow', 'X-Content-Type-Options', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Cache-Control'];
+const COMMON_HEADERS = [
+  'Vary',
+  'Allow',
+  'X-Content-Type-Options',
+  'Access-Control-Allow-Origin',
+  'Access-Control-Expose-Headers',
+  'Cache-Control',
+];
 const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, ref('headers', n)]));
 
 const HTML_NOTE =
@@ -228,8 +297,13 @@ function response(description: string, schema: Doc, examples: Examples, success:
   };
 }
 
-const errorOf = (status: number): Doc => ({ allOf: [schemaRef('Error'), { type: 'object', properties: { status_code: { const: status } } }] });
-const errorExample = (summary: string, error: { status: number; detail: string }) => ({ summary, value: { detail: error.detail, status_code: error.status } });
+const errorOf = (status: number): Doc => ({
+  allOf: [schemaRef('Error'), { type: 'object', properties: { status_code: { const: status } } }],
+});
+const errorExample = (summary: string, error: { status: number; detail: string }) => ({
+  summary,
+  value: { detail: error.detail, status_code: error.status },
+});
 
 function responses(examples: Record<string, Examples>): Doc {
   const ok = (name: string, description: string) => response(description, schemaRef(name), examples[name] ?? {}, true);
@@ -247,23 +321,49 @@ function responses(examples: Record<string, Examples>): Doc {
       headers: headerRefs(['ETag', ...COMMON_HEADERS]),
     },
     Options: {
-      description: 'The methods of the path, no body; a CORS preflight (Origin and Access-Control-Request-Method) also gets the Access-Control-Allow-* headers.',
-      headers: headerRefs([...COMMON_HEADERS, 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age']),
+      description:
+        'The methods of the path, no body; a CORS preflight (Origin and Access-Control-Request-Method) also gets the Access-Control-Allow-* headers.',
+      headers: headerRefs([
+        ...COMMON_HEADERS,
+        'Access-Control-Allow-Methods',
+        'Access-Control-Allow-Headers',
+        'Access-Control-Max-Age',
+      ]),
     },
-    BadRequest: response('A date filter is not a real calendar date written YYYY-MM-DD: the detail names the parameter and the value.', errorOf(400), {
-      badMonth: errorExample('start=1661-13-01', invalidDate('start', '1661-13-01')),
-    }, false),
-    NotFound: response('No such record, no such page of the list, or no such path.', errorOf(404), {
-      noEntry: errorExample('A well-formed date without an entry', noRecord('Entry')),
-      noCategory: errorExample('A well-formed slug without a category', noRecord('Category')),
-      noTopic: errorExample('A well-formed id without a topic', noRecord('Topic')),
-      invalidPage: errorExample('page=0, or past the last page', INVALID_PAGE),
-      notFound: errorExample('A malformed key or an unknown path', NOT_FOUND),
-    }, false),
-    MethodNotAllowed: response('The API is read-only: GET, HEAD and OPTIONS only.', errorOf(405), {
-      post: errorExample('POST', methodNotAllowed('POST')),
-    }, false),
-    Unavailable: response('The server cannot answer from the built site (it is missing, damaged or incomplete): not cached.', errorOf(503), {}, false),
+    BadRequest: response(
+      'A date filter is not a real calendar date written YYYY-MM-DD: the detail names the parameter and the value.',
+      errorOf(400),
+      {
+        badMonth: errorExample('start=1661-13-01', invalidDate('start', '1661-13-01')),
+      },
+      false,
+    ),
+    NotFound: response(
+      'No such record, no such page of the list, or no such path.',
+      errorOf(404),
+      {
+        noEntry: errorExample('A well-formed date without an entry', noRecord('Entry')),
+        noCategory: errorExample('A well-formed slug without a category', noRecord('Category')),
+        noTopic: errorExample('A well-formed id without a topic', noRecord('Topic')),
+        invalidPage: errorExample('page=0, or past the last page', INVALID_PAGE),
+        notFound: errorExample('A malformed key or an unknown path', NOT_FOUND),
+      },
+      false,
+    ),
+    MethodNotAllowed: response(
+      'The API is read-only: GET, HEAD and OPTIONS only.',
+      errorOf(405),
+      {
+        post: errorExample('POST', methodNotAllowed('POST')),
+      },
+      false,
+    ),
+    Unavailable: response(
+      'The server cannot answer from the built site (it is missing, damaged or incomplete): not cached.',
+      errorOf(503),
+      {},
+      false,
+    ),
   };
 }
 
@@ -275,37 +375,58 @@ function parameters(model: Model): Doc {
   };
   return {
     page: {
-      name: 'page', in: 'query', required: false,
-      description: 'The page: 1 (the default, also when empty) to totalPages, leading zeros allowed, or `last`. Anything else: 404 Invalid page.',
-      schema: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', enum: ['last'] }] },
+      name: 'page',
+      in: 'query',
+      required: false,
+      description:
+        'The page: 1 (the default, also when empty) to totalPages, leading zeros allowed, or `last`. Anything else: 404 Invalid page.',
+      schema: {
+        anyOf: [
+          { type: 'integer', minimum: 1 },
+          { type: 'string', enum: ['last'] },
+        ],
+      },
       examples: { second: { value: 2 }, last: { value: 'last' } },
     },
     start: {
-      name: 'start', in: 'query', required: false,
-      description: 'Entries on or after this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400.',
+      name: 'start',
+      in: 'query',
+      required: false,
+      description:
+        'Entries on or after this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400.',
       schema: schemaRef('Date'),
       example: '1661-01-01',
     },
     end: {
-      name: 'end', in: 'query', required: false,
-      description: 'Entries on or before this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400. After `start`: an empty list.',
+      name: 'end',
+      in: 'query',
+      required: false,
+      description:
+        'Entries on or before this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400. After `start`: an empty list.',
       schema: schemaRef('Date'),
       example: '1661-12-31',
     },
     date: {
-      name: 'date', in: 'path', required: true,
-      description: 'The date of an entry. A well-formed date without an entry: 404 No Entry matches; anything else: 404 Not found.',
+      name: 'date',
+      in: 'path',
+      required: true,
+      description:
+        'The date of an entry. A well-formed date without an entry: 404 No Entry matches; anything else: 404 Not found.',
       schema: schemaRef('Date'),
       example: first.date,
     },
     slug: {
-      name: 'slug', in: 'path', required: true,
+      name: 'slug',
+      in: 'path',
+      required: true,
       description: 'The slug of a category.',
       schema: { type: 'string', pattern: `^${SLUG}$` },
       example: first.slug,
     },
     id: {
-      name: 'id', in: 'path', required: true,
+      name: 'id',
+      in: 'path',
+      required: true,
       description: 'The id of a topic (leading zeros allowed: `007` is topic 7).',
       schema: { type: 'integer', minimum: 0 },
       example: first.id,
@@ -343,7 +464,11 @@ function pathItem(spec: PathSpec): Doc {
   const item: Doc = {};
   if (spec.pathParams.length > 0) item.parameters = spec.pathParams.map((p) => ref('parameters', p));
   item.get = get;
-  item.head = { ...get, operationId: `${spec.operationId}Head`, summary: `${spec.summary}: the headers of GET, no body` };
+  item.head = {
+    ...get,
+    operationId: `${spec.operationId}Head`,
+    summary: `${spec.summary}: the headers of GET, no body`,
+  };
   item.options = {
     tags: [spec.tag],
     summary: 'The methods of this path; the answer to CORS preflights',
@@ -364,11 +489,28 @@ function paths(): Doc {
   const add = (spec: PathSpec, spellings: string[]) => {
     spellings.forEach((path, i) => {
       const suffix = i === 0 ? '' : path.endsWith('.json') ? 'Json' : 'Slash';
-      out[path] = pathItem({ ...spec, path, operationId: spec.operationId + suffix, summary: spec.summary + (suffix === '' ? '' : ` (${path.slice(spec.path.length) || 'no suffix'} spelling)`) });
+      out[path] = pathItem({
+        ...spec,
+        path,
+        operationId: spec.operationId + suffix,
+        summary: spec.summary + (suffix === '' ? '' : ` (${path.slice(spec.path.length) || 'no suffix'} spelling)`),
+      });
     });
   };
   const v1 = API_PATH;
-  add({ path: v1, tag: 'root', operationId: 'getRoot', summary: 'The root', pathParams: [], queryParams: [], ok: 'Root', errors: [] }, [v1, `${v1}/`, `${v1}.json`]);
+  add(
+    {
+      path: v1,
+      tag: 'root',
+      operationId: 'getRoot',
+      summary: 'The root',
+      pathParams: [],
+      queryParams: [],
+      ok: 'Root',
+      errors: [],
+    },
+    [v1, `${v1}/`, `${v1}.json`],
+  );
   const collections: Array<[Collection, string, string, string, string]> = [
     ['entries', 'Entries', 'Entry', 'date', 'an entry'],
     ['categories', 'Categories', 'Category', 'slug', 'a category'],
@@ -378,34 +520,88 @@ function paths(): Doc {
     const base = `${v1}/${c}`;
     const query = c === 'entries' ? ['page', 'start', 'end'] : ['page'];
     const listErrors = c === 'entries' ? ['BadRequest', 'NotFound'] : ['NotFound'];
-    add({ path: base, tag: c, operationId: `list${plural}`, summary: `A page of ${c}`, pathParams: [], queryParams: query, ok: `${singular}List`, errors: listErrors }, [base, `${base}.json`]);
+    add(
+      {
+        path: base,
+        tag: c,
+        operationId: `list${plural}`,
+        summary: `A page of ${c}`,
+        pathParams: [],
+        queryParams: query,
+        ok: `${singular}List`,
+        errors: listErrors,
+      },
+      [base, `${base}.json`],
+    );
     const detail = `${base}/{${key}}`;
-    add({ path: detail, tag: c, operationId: `get${singular}`, summary: `${a.charAt(0).toUpperCase()}${a.slice(1)} by its ${key}`, pathParams: [key], queryParams: [], ok: singular, errors: ['NotFound'] }, [detail, `${detail}.json`]);
+    add(
+      {
+        path: detail,
+        tag: c,
+        operationId: `get${singular}`,
+        summary: `${a.charAt(0).toUpperCase()}${a.slice(1)} by its ${key}`,
+        pathParams: [key],
+        queryParams: [],
+        ok: singular,
+        errors: ['NotFound'],
+      },
+      [detail, `${detail}.json`],
+    );
   }
   const schema = `${v1}/schema`;
-  add({ path: schema, tag: 'schema', operationId: 'getSchema', summary: 'This OpenAPI document', pathParams: [], queryParams: [], ok: 'OpenAPI', errors: [] }, [schema, `${schema}.json`]);
+  add(
+    {
+      path: schema,
+      tag: 'schema',
+      operationId: 'getSchema',
+      summary: 'This OpenAPI document',
+      pathParams: [],
+      queryParams: [],
+      ok: 'OpenAPI',
+      errors: [],
+    },
+    [schema, `${schema}.json`],
+  );
   return out;
 }
 
 /** The first page of a list of this build, as the build writes it. */
 function firstPage(model: Model, collection: Collection, fragments: readonly string[]): unknown {
   const plan = pagePlan(wholeList(fragments.length), model.config.pageSize, 1);
-  return JSON.parse(renderPage(collectionURL(model.config.apiOrigin, collection), (i) => fragments[i] as string, model.config.pageSize, plan));
+  return JSON.parse(
+    renderPage(
+      collectionURL(model.config.apiOrigin, collection),
+      (i) => fragments[i] as string,
+      model.config.pageSize,
+      plan,
+    ),
+  );
 }
 
 function examples(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>): Record<string, Examples> {
   const o: Origins = { apiOrigin: model.config.apiOrigin, siteOrigin: model.config.siteOrigin };
   const out: Record<string, Examples> = {
     Root: { root: { summary: 'The root of this site', value: root(o.apiOrigin) } },
-    EntryList: { firstPage: { summary: 'The first page of the entries', value: firstPage(model, 'entries', fragments.entries) } },
-    CategoryList: { firstPage: { summary: 'The first page of the categories', value: firstPage(model, 'categories', fragments.categories) } },
-    TopicList: { firstPage: { summary: 'The first page of the topics', value: firstPage(model, 'topics', fragments.topics) } },
+    EntryList: {
+      firstPage: { summary: 'The first page of the entries', value: firstPage(model, 'entries', fragments.entries) },
+    },
+    CategoryList: {
+      firstPage: {
+        summary: 'The first page of the categories',
+        value: firstPage(model, 'categories', fragments.categories),
+      },
+    },
+    TopicList: {
+      firstPage: { summary: 'The first page of the topics', value: firstPage(model, 'topics', fragments.topics) },
+    },
   };
   const [entry] = model.entries;
   const [category] = model.categories;
   const [topic] = model.topics;
-  if (entry !== undefined) out.Entry = { first: { summary: `The entry of ${entry.date}`, value: entryDetail(o, entry) } };
-  if (category !== undefined) out.Category = { first: { summary: `The category ${category.slug}`, value: categoryDetail(o, model, category) } };
+  if (entry !== undefined)
+    out.Entry = { first: { summary: `The entry of ${entry.date}`, value: entryDetail(o, entry) } };
+  if (category !== undefined)
+    out.Category = { first: { summary: `The category ${category.slug}`, value: categoryDetail(o, model, category) } };
   if (topic !== undefined) out.Topic = { first: { summary: `Topic ${topic.id}`, value: topicDetail(o, model, topic) } };
   return out;
 }
@@ -421,7 +617,8 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, re
       version: '1',
       summary: 'The diary of Samuel Pepys (1660–1669) and its encyclopedia, read-only, as JSON.',
       description:
-        'Every answer is UTF-8 JSON, pretty-printed. Lists are paginated (' + `${config.pageSize} records a page, ` +
+        'Every answer is UTF-8 JSON, pretty-printed. Lists are paginated (' +
+        `${config.pageSize} records a page, ` +
         '`page`, links to the next and previous pages); entries can be filtered by date (`start`, `end`, inclusive). ' +
         'Every successful answer has an ETag (send If-None-Match to get 304); any page on any origin may read the API (CORS). ' +
         'Every path also answers with a `.json` suffix, and a browser (Accept preferring text/html) gets a browsable HTML page.',
@@ -453,20 +650,37 @@ const NO_RECORD = {};
  * only when something it shows changed: the first record of each kind, the first page of each
  * list, the size of each list (the configuration is the memo's own key).
  */
-export function openApiFile(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>, memo?: RenderMemo): { path: string; body: string } {
+export function openApiFile(
+  model: Model,
+  fragments: Readonly<Record<Collection, readonly string[]>>,
+  memo?: RenderMemo,
+): { path: string; body: string } {
   const render = () => pretty(openApiDocument(model, fragments));
   if (memo === undefined) return { path: SCHEMA_FILE, body: render() };
   const size = model.config.pageSize;
-  const held = (c: Collection) => pagePositions(size, pagePlan(wholeList(fragments[c].length), size, 1)).map((i) => fragments[c][i]);
+  const held = (c: Collection) =>
+    pagePositions(size, pagePlan(wholeList(fragments[c].length), size, 1)).map((i) => fragments[c][i]);
   const [entry] = model.entries;
   const [category] = model.categories;
   const [topic] = model.topics;
   const extras = [
-    entry, category, topic,
-    category === undefined ? [] : [model.categoryAncestors.get(category.slug), model.categoryTopics.get(category.slug), model.categoryChildren.get(category.slug)],
+    entry,
+    category,
+    topic,
+    category === undefined
+      ? []
+      : [
+          model.categoryAncestors.get(category.slug),
+          model.categoryTopics.get(category.slug),
+          model.categoryChildren.get(category.slug),
+        ],
     topic === undefined ? [] : model.topicEntries.get(topic.id),
-    held('entries'), held('categories'), held('topics'),
-    fragments.entries.length, fragments.categories.length, fragments.topics.length,
+    held('entries'),
+    held('categories'),
+    held('topics'),
+    fragments.entries.length,
+    fragments.categories.length,
+    fragments.topics.length,
   ];
   return { path: SCHEMA_FILE, body: memo.table<string>('openapi').get(SCHEMA_FILE, NO_RECORD, extras, render) };
 }

@@ -17,8 +17,9 @@
 // test/watch-fast.test.ts holds this path to the general one (validate, render everything) and to
 // a cold build on random edits.
 
-import type { Entry, Model, Topic } from '../core/model.ts';
+import { SITE_INDEX_FILE } from '../core/files.ts';
 import { entrySlice, wholeList } from '../core/lists.ts';
+import type { Entry, Model, Topic } from '../core/model.ts';
 import { PRERENDERED_LISTS } from '../core/prerendered.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
@@ -34,7 +35,6 @@ import {
   topicDetailFile,
   topicFragment,
 } from './render-site.ts';
-import { SITE_INDEX_FILE } from '../core/files.ts';
 
 /** A valid model and the list items it was rendered with. */
 export interface RenderedSite {

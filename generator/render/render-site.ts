@@ -4,11 +4,26 @@
 
 import { detailFile, pageFile, ROOT_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import { pretty, resultFragment } from '../core/json.ts';
-import { entrySlice, type ListSlice, pageCount, pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
+import {
+  entrySlice,
+  type ListSlice,
+  pageCount,
+  pagePlan,
+  pagePositions,
+  renderPage,
+  wholeList,
+} from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
 import { PRERENDERED_LISTS } from '../core/prerendered.ts';
 import {
-  categoryDetail, categoryItem, entryDetail, entryItem, type Origins, root, topicDetail, topicItem,
+  categoryDetail,
+  categoryItem,
+  entryDetail,
+  entryItem,
+  type Origins,
+  root,
+  topicDetail,
+  topicItem,
 } from '../core/records.ts';
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
@@ -66,7 +81,14 @@ export function topicFragment(o: Origins, t: Topic): string {
 }
 
 /** Page `page` of the list under `dir` that holds `slice` of `fragments`. */
-export function pageOf(listURL: string, fragments: readonly string[], pageSize: number, slice: ListSlice, dir: string, page: number): OutputFile {
+export function pageOf(
+  listURL: string,
+  fragments: readonly string[],
+  pageSize: number,
+  slice: ListSlice,
+  dir: string,
+  page: number,
+): OutputFile {
   const plan = pagePlan(slice, pageSize, page);
   return { path: pageFile(dir, page), body: renderPage(listURL, (i) => fragments[i] as string, pageSize, plan) };
 }
@@ -101,7 +123,10 @@ function* allPages(
     // A page is a function of its head and of the fragments it holds.
     const held = pagePositions(pageSize, plan).map((i) => fragments[i]);
     const extras = [listURL, plan.total, plan.totalPages, plan.page, plan.filters.start, plan.filters.end, held];
-    yield { path, body: cache(path, NO_RECORD, extras, () => pageOf(listURL, fragments, pageSize, slice, dir, page).body) };
+    yield {
+      path,
+      body: cache(path, NO_RECORD, extras, () => pageOf(listURL, fragments, pageSize, slice, dir, page).body),
+    };
   }
 }
 
@@ -117,20 +142,28 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const dates: IsoDate[] = model.entries.map((e) => e.date);
   const entryItems = cacheOf<IsoDate>(memo, 'entry-items');
   const entryFragments = model.entries.map((e) =>
-    entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => entryFragment(o, e)));
+    entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => entryFragment(o, e)),
+  );
   const entryDetails = cacheOf<IsoDate>(memo, 'entry-details');
   if (options.withoutDetails !== true) {
     for (const e of model.entries) {
-      yield { path: detailFile('entries', e.date), body: entryDetails(e.date, e, [], () => entryDetailFile(o, e).body) };
+      yield {
+        path: detailFile('entries', e.date),
+        body: entryDetails(e.date, e, [], () => entryDetailFile(o, e).body),
+      };
     }
   }
 
   // Categories, by slug. Both records read the category and its place in the tree.
-  const related = (slug: string) =>
-    [model.categoryAncestors.get(slug), model.categoryTopics.get(slug), model.categoryChildren.get(slug)];
+  const related = (slug: string) => [
+    model.categoryAncestors.get(slug),
+    model.categoryTopics.get(slug),
+    model.categoryChildren.get(slug),
+  ];
   const categoryItems = cacheOf<string>(memo, 'category-items');
   const categoryFragments = model.categories.map((c) =>
-    categoryItems(c.slug, c, related(c.slug), () => resultFragment(categoryItem(o, model, c))));
+    categoryItems(c.slug, c, related(c.slug), () => resultFragment(categoryItem(o, model, c))),
+  );
   const categoryDetails = cacheOf<string>(memo, 'category-details');
   for (const c of model.categories) {
     const body = categoryDetails(c.slug, c, related(c.slug), () => pretty(categoryDetail(o, model, c)));
@@ -143,7 +176,12 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const topicDetails = cacheOf<number>(memo, 'topic-details');
   if (options.withoutDetails !== true) {
     for (const t of model.topics) {
-      const body = topicDetails(t.id, t, [model.topicEntries.get(t.id)], () => topicDetailFile(o, t, model.topicEntries).body);
+      const body = topicDetails(
+        t.id,
+        t,
+        [model.topicEntries.get(t.id)],
+        () => topicDetailFile(o, t, model.topicEntries).body,
+      );
       yield { path: detailFile('topics', String(t.id)), body };
     }
   }

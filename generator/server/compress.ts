@@ -86,6 +86,7 @@ function compressed(body: Uint8Array, coding: Coding, etag: string | undefined):
 
 /** The local server's content coding (for the core's handler): compressed where it pays. */
 export const compression: ContentCoder = {
-  choose: (request, body) => (body.length < MIN_COMPRESSED_BYTES ? null : negotiateCoding(request.header('accept-encoding'))),
+  choose: (request, body) =>
+    body.length < MIN_COMPRESSED_BYTES ? null : negotiateCoding(request.header('accept-encoding')),
   encode: (body, coding, etag) => compressed(body, coding as Coding, etag),
 };

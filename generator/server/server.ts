@@ -40,7 +40,14 @@ function headerValue(headers: IncomingMessage['headers'], name: string): string 
 }
 
 /** The request headers the handler reads (core/handler.ts, compress.ts): the key of a kept answer. */
-const ANSWER_HEADERS = ['accept', 'accept-encoding', 'if-none-match', 'origin', 'access-control-request-method', 'access-control-request-headers'];
+const ANSWER_HEADERS = [
+  'accept',
+  'accept-encoding',
+  'if-none-match',
+  'origin',
+  'access-control-request-method',
+  'access-control-request-headers',
+];
 const KEYED = new Set(ANSWER_HEADERS);
 
 /** What an answer is kept by: the method, the target as sent, the values of ANSWER_HEADERS. */
@@ -78,11 +85,17 @@ export function createApiServer(options: ServerOptions): Server {
     // with the generation that is live now.
     if (first.status !== 503) return first;
     const again = site.fresh();
-    return again.ok && again.value !== loaded.value ? handle(request, again.value.index, again.value.read, coder) : first;
+    return again.ok && again.value !== loaded.value
+      ? handle(request, again.value.index, again.value.read, coder)
+      : first;
   };
 
   /** The answer, kept by the generation it came from when it may be given again (see above). */
-  const answerKept = async (method: string, target: string, headers: IncomingMessage['headers']): Promise<ApiResponse> => {
+  const answerKept = async (
+    method: string,
+    target: string,
+    headers: IncomingMessage['headers'],
+  ): Promise<ApiResponse> => {
     const loaded = site.current();
     const key = answerKey(method, target, headers);
     const kept = loaded.ok ? loaded.value.answers.get(key) : undefined;
@@ -111,7 +124,11 @@ export function createApiServer(options: ServerOptions): Server {
       (err: unknown) => {
         log(`error answering ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
         if (res.headersSent) res.destroy();
-        else send(res, errorResponse(apiRequest(method, target, req.headers), { status: 500, detail: 'Server error.' }, coder));
+        else
+          send(
+            res,
+            errorResponse(apiRequest(method, target, req.headers), { status: 500, detail: 'Server error.' }, coder),
+          );
       },
     );
   });
@@ -126,7 +143,9 @@ export function createApiServer(options: ServerOptions): Server {
   });
   // CONNECT names a host, not a path of the API.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    void answer(apiRequest(req.method ?? 'CONNECT', req.url ?? '', req.headers)).then((r) => socket.end(rawResponse(r)));
+    void answer(apiRequest(req.method ?? 'CONNECT', req.url ?? '', req.headers)).then((r) =>
+      socket.end(rawResponse(r)),
+    );
   });
   return server;
 }
@@ -146,7 +165,16 @@ function rejection(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiResp
   return errorResponse(BLANK, error);
 }
 
-const REASONS: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
 
 /** A whole HTTP/1.1 response, for a socket the server no longer parses; the connection closes. */
 function rawResponse(r: ApiResponse): Buffer {

@@ -115,7 +115,10 @@ export function siteLoader(publicDir: string): { current(): Result<Site, ApiErro
     const index = parseSiteIndex(text);
     const site: Result<Site, ApiError> = index.ok
       ? ok(generation(root, index.value))
-      : fail({ status: 503, detail: `The site index ${indexPath} is damaged (${index.error}): run npm run build again.` });
+      : fail({
+          status: 503,
+          detail: `The site index ${indexPath} is damaged (${index.error}): run npm run build again.`,
+        });
     // The key of what was read: if the output was swapped between the stat and the read, the
     // next request sees a different key and loads again.
     loaded = { key: identity(join(root, SITE_INDEX_FILE)) ?? key, site };

@@ -4,16 +4,26 @@
 // is a Check; its expected answer is the core handler's answer to the same request.
 
 import { daysInMonth, pad2 } from '../core/dates.ts';
-import { entrySlice, pageCount, wholeList, type ListSlice } from '../core/lists.ts';
-import { pageURL, type LinkFilters } from '../core/pagination.ts';
+import { entrySlice, type ListSlice, pageCount, wholeList } from '../core/lists.ts';
+import { type LinkFilters, pageURL } from '../core/pagination.ts';
 import { PERIOD_START } from '../core/period.ts';
 import { PRERENDERED_LISTS, prerenderedList } from '../core/prerendered.ts';
+import { pick, prng, type Rand, sample } from '../core/random.ts';
 import type { SiteIndex } from '../core/site-index.ts';
 import type { Collection } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
-import { pick, prng, type Rand, sample } from '../core/random.ts';
 
-type Section = 'root' | 'schema' | 'lists' | 'details' | 'spellings' | 'ranges' | 'errors' | 'methods' | 'revalidation' | 'negotiation';
+type Section =
+  | 'root'
+  | 'schema'
+  | 'lists'
+  | 'details'
+  | 'spellings'
+  | 'ranges'
+  | 'errors'
+  | 'methods'
+  | 'revalidation'
+  | 'negotiation';
 
 /** How a revalidation sends the ETag of the expected GET answer in If-None-Match. */
 type Revalidate = 'strong' | 'weak' | 'list' | 'other';
@@ -111,7 +121,15 @@ function computedFilters(rand: Rand, site: SiteIndex): LinkFilters {
     const [lo, hi] = a <= b ? [a, b] : [b, a];
     const shape = rand(10);
     const filters: LinkFilters =
-      shape < 6 ? { start: lo, end: hi } : shape === 6 ? { start: a } : shape === 7 ? { end: a } : shape === 8 ? { start: hi, end: lo } : { start: a, end: a };
+      shape < 6
+        ? { start: lo, end: hi }
+        : shape === 6
+          ? { start: a }
+          : shape === 7
+            ? { end: a }
+            : shape === 8
+              ? { start: hi, end: lo }
+              : { start: a, end: a };
     if (lo === hi && shape === 8) continue;
     if (prerenderedList('entries', filters) === null) return filters;
   }
@@ -266,18 +284,37 @@ export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
   checks.push(withMethod(detail, 'PUT', ''), withMethod(detail, 'DELETE', ''), withMethod(notFound, 'POST', ''));
 
   // Revalidation with the ETag a whole mirror has: 304 when it matches, the answer when not.
-  const revalidate = (c: Check, how: Revalidate, note: string, method = 'GET'): Check => ({ ...c, section: 'revalidation', method, revalidate: how, note });
+  const revalidate = (c: Check, how: Revalidate, note: string, method = 'GET'): Check => ({
+    ...c,
+    section: 'revalidation',
+    method,
+    revalidate: how,
+    note,
+  });
   const revalidated = [root, detail, page, range, get('spellings', jsonSpelling(detail.target))];
   if (options.hasSchema) revalidated.push(get('schema', `${API}/schema`));
   for (const c of revalidated) checks.push(revalidate(c, 'strong', 'If-None-Match: its ETag'));
-  for (const c of sample(rand, details, Math.max(1, Math.ceil(options.sample / 10)))) checks.push(revalidate(get('details', c), 'strong', 'If-None-Match: its ETag'));
+  for (const c of sample(rand, details, Math.max(1, Math.ceil(options.sample / 10))))
+    checks.push(revalidate(get('details', c), 'strong', 'If-None-Match: its ETag'));
   checks.push(revalidate(detail, 'weak', 'If-None-Match: its ETag, weak (W/)'));
   checks.push(revalidate(page, 'list', 'If-None-Match: a list holding its ETag'));
   checks.push(revalidate(detail, 'strong', 'If-None-Match: its ETag', 'HEAD'));
   checks.push(revalidate(detail, 'other', 'If-None-Match: another ETag'));
 
   // Negotiation: a browser gets the HTML view, with the same status.
-  checks.push({ ...detail, section: 'negotiation', headers: { Accept: BROWSER_ACCEPT }, compareBody: false, note: 'Accept: text/html (a browser)' });
-  checks.push({ ...notFound, section: 'negotiation', headers: { Accept: BROWSER_ACCEPT }, compareBody: false, note: 'Accept: text/html (a browser)' });
+  checks.push({
+    ...detail,
+    section: 'negotiation',
+    headers: { Accept: BROWSER_ACCEPT },
+    compareBody: false,
+    note: 'Accept: text/html (a browser)',
+  });
+  checks.push({
+    ...notFound,
+    section: 'negotiation',
+    headers: { Accept: BROWSER_ACCEPT },
+    compareBody: false,
+    note: 'Accept: text/html (a browser)',
+  });
   return checks;
 }

@@ -45,14 +45,16 @@ const tokens = (v: string, fold: boolean) =>
     .map((t) => (fold ? t.trim().toLowerCase() : t.trim()))
     .filter((t) => t !== '');
 /** A header's value in a report: quoted (an ETag is already), or `none`. */
-const quoted = (v: string | undefined) => (v === undefined ? 'none' : /^(W\/)?"[^"]*"$/.test(v) ? v : JSON.stringify(v));
+const quoted = (v: string | undefined) =>
+  v === undefined ? 'none' : /^(W\/)?"[^"]*"$/.test(v) ? v : JSON.stringify(v);
 
 /** The headers compared, with how: each returns a problem, or null when the value is right. */
 type Rule = (expected: string, got: string | undefined, tolerated: Tolerated) => string | null;
 
 const exact: Rule = (e, g) => (g === e ? null : 'differs');
 const caseless: Rule = (e, g) => (g !== undefined && g.trim().toLowerCase() === e.toLowerCase() ? null : 'differs');
-const mediaType: Rule = (e, g) => (g !== undefined && g.replace(/\s+/g, '').toLowerCase() === e.replace(/\s+/g, '').toLowerCase() ? null : 'differs');
+const mediaType: Rule = (e, g) =>
+  g !== undefined && g.replace(/\s+/g, '').toLowerCase() === e.replace(/\s+/g, '').toLowerCase() ? null : 'differs';
 const sameSet =
   (fold: boolean): Rule =>
   (e, g) => {
@@ -167,13 +169,21 @@ function bodyDifference(check: Check, expected: Uint8Array, got: Uint8Array): Di
     }
   }
   const where =
-    at === got.length ? `the answer ends early, at byte ${count(at)}` : at === expected.length ? `the answer goes on past the expected end, byte ${count(at)}` : `first difference at byte ${count(at)}`;
+    at === got.length
+      ? `the answer ends early, at byte ${count(at)}`
+      : at === expected.length
+        ? `the answer goes on past the expected end, byte ${count(at)}`
+        : `first difference at byte ${count(at)}`;
   return {
     kind: 'body',
     check,
     expected: `${count(expected.length)} bytes`,
     got: `${count(got.length)} bytes`,
-    detail: [`${where} (line ${line}, column ${at - lineStart + 1})`, `expected ${excerpt(expected, at)}`, `got      ${excerpt(got, at)}`],
+    detail: [
+      `${where} (line ${line}, column ${at - lineStart + 1})`,
+      `expected ${excerpt(expected, at)}`,
+      `got      ${excerpt(got, at)}`,
+    ],
   };
 }
 
@@ -181,7 +191,12 @@ function bodyDifference(check: Check, expected: Uint8Array, got: Uint8Array): Di
  * The differences between the expected answer to a check and the mirror's. A wrong status is
  * one difference (its headers and body then mean nothing); otherwise the body, then each header.
  */
-export function compareAnswer(check: Check, expected: ApiResponse, got: MirrorAnswer, tolerated: Tolerated): Difference[] {
+export function compareAnswer(
+  check: Check,
+  expected: ApiResponse,
+  got: MirrorAnswer,
+  tolerated: Tolerated,
+): Difference[] {
   if (got.status !== expected.status) return [statusDifference(check, expected, got)];
   const differences: Difference[] = [];
   const bodyChecked = expected.sendBody && check.compareBody;
@@ -191,17 +206,20 @@ export function compareAnswer(check: Check, expected: ApiResponse, got: MirrorAn
     const e = header(expected.headers, name);
     if (e === undefined) continue;
     const g = header(got.headers, name);
-    if (rule(e, g, tolerated) !== null) differences.push({ kind: 'header', check, header: name, expected: quoted(e), got: quoted(g), detail: [] });
+    if (rule(e, g, tolerated) !== null)
+      differences.push({ kind: 'header', check, header: name, expected: quoted(e), got: quoted(g), detail: [] });
   }
   const etag = header(expected.headers, 'ETag');
   if (etag !== undefined) {
     const g = header(got.headers, 'ETag');
-    if (g === undefined) differences.push({ kind: 'header', check, header: 'ETag', expected: quoted(etag), got: 'none', detail: [] });
+    if (g === undefined)
+      differences.push({ kind: 'header', check, header: 'ETag', expected: quoted(etag), got: 'none', detail: [] });
     // The HTML view's ETag is that of its own bytes, which are not compared; a wrong body has a
     // wrong ETag of course, and one difference says it.
     else if (check.compareBody && body === null && g !== etag) {
       if (g === `W/${etag}`) tolerated.weakEtags++;
-      else differences.push({ kind: 'header', check, header: 'ETag', expected: quoted(etag), got: quoted(g), detail: [] });
+      else
+        differences.push({ kind: 'header', check, header: 'ETag', expected: quoted(etag), got: quoted(g), detail: [] });
     }
   }
   return differences;

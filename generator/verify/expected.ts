@@ -60,10 +60,12 @@ export function originMapper(from: string, to: string): (bytes: Uint8Array) => U
   const rewrite = (match: string): string => {
     // Which punctuation the match escapes: the new origin is written the same way.
     const escaped = new Set<string>();
-    for (let i = match.indexOf(ESCAPE); i !== -1; i = match.indexOf(ESCAPE, i + ESCAPE.length + 1)) escaped.add(match[i + ESCAPE.length] as string);
+    for (let i = match.indexOf(ESCAPE); i !== -1; i = match.indexOf(ESCAPE, i + ESCAPE.length + 1))
+      escaped.add(match[i + ESCAPE.length] as string);
     let out = '';
     for (const ch of `${to}/api/`) {
-      const escapeIt = !ALNUM.test(ch) && (escaped.has(ch) || (escaped.size > 0 && !punctuation.has(ch) && REGEX_SPECIAL.test(ch)));
+      const escapeIt =
+        !ALNUM.test(ch) && (escaped.has(ch) || (escaped.size > 0 && !punctuation.has(ch) && REGEX_SPECIAL.test(ch)));
       out += escapeIt ? ESCAPE + ch : ch;
     }
     return out;
@@ -79,7 +81,11 @@ export function originMapper(from: string, to: string): (bytes: Uint8Array) => U
  * The answers of a built output (`npm run build`'s `public/`), for a mirror whose bodies link to
  * `apiOrigin`: files are read on demand, and the built origin mapped to `apiOrigin`.
  */
-export function expectedFromBuilt(dir: string, apiOrigin: string, dispose: () => void = () => {}): Result<ExpectedSite, string> {
+export function expectedFromBuilt(
+  dir: string,
+  apiOrigin: string,
+  dispose: () => void = () => {},
+): Result<ExpectedSite, string> {
   if (!isDirectory(dir)) return fail(`${dir} is not a directory`);
   let text: string;
   try {
@@ -94,7 +100,8 @@ export function expectedFromBuilt(dir: string, apiOrigin: string, dispose: () =>
     return fail(`${join(dir, SITE_INDEX_FILE)} is not valid JSON (truncated or damaged): build the site again`);
   }
   const builtOrigin = (data as { apiOrigin?: unknown } | null)?.apiOrigin;
-  if (typeof builtOrigin !== 'string') return fail(`${join(dir, SITE_INDEX_FILE)} has no "apiOrigin": build the site again`);
+  if (typeof builtOrigin !== 'string')
+    return fail(`${join(dir, SITE_INDEX_FILE)} has no "apiOrigin": build the site again`);
   // Computed ranges are rendered from the index: give it the mirror's origin.
   const index = loadSiteIndex({ ...(data as object), apiOrigin });
   if (!index.ok) return fail(`${join(dir, SITE_INDEX_FILE)} is damaged (${index.error}): build the site again`);
@@ -128,8 +135,12 @@ export interface ContentSource {
  * The answers of the content, built now for `apiOrigin` into a temporary directory (removed by
  * `dispose`, or at once on failure): the bytes a mirror built from it for that origin serves.
  */
-export async function expectedFromContent(source: ContentSource, apiOrigin: string): Promise<Result<ExpectedSite, string>> {
-  if (!isDirectory(source.contentDir)) return fail(`content directory ${source.contentDir} does not exist (give --content <dir> or --built <dir>)`);
+export async function expectedFromContent(
+  source: ContentSource,
+  apiOrigin: string,
+): Promise<Result<ExpectedSite, string>> {
+  if (!isDirectory(source.contentDir))
+    return fail(`content directory ${source.contentDir} does not exist (give --content <dir> or --built <dir>)`);
   const tmp = source.workDir ?? mkdtempSync(join(tmpdir(), 'pepys-verify-'));
   const dispose = () => rmSync(tmp, { recursive: true, force: true });
   const outDir = join(tmp, 'public');

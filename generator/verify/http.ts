@@ -19,7 +19,11 @@ export interface MirrorAnswer {
 
 export interface MirrorClient {
   /** One request, retried once on a network error; the failure says why in a few words. */
-  request(method: string, target: string, headers: Readonly<Record<string, string>>): Promise<Result<MirrorAnswer, string>>;
+  request(
+    method: string,
+    target: string,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<Result<MirrorAnswer, string>>;
   /** HTTP requests made so far, retries included. */
   readonly made: number;
   close(): void;
@@ -98,24 +102,37 @@ export function mirrorClient(origin: string, options: ClientOptions): MirrorClie
   const port = url.port === '' ? undefined : Number(url.port);
   let made = 0;
 
-  const once = (method: string, target: string, headers: Readonly<Record<string, string>>): Promise<Result<MirrorAnswer, string>> =>
+  const once = (
+    method: string,
+    target: string,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<Result<MirrorAnswer, string>> =>
     new Promise((resolve) => {
       made++;
       const sent: Record<string, string> = { 'User-Agent': USER_AGENT, ...headers };
       if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') sent['Content-Length'] = '0';
-      const req = lib.request({ hostname, port, path: target, method, headers: sent, agent, timeout: options.timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', (err) => resolve(fail(describeNetworkError(err, options.timeoutMs))));
-        res.on('end', () => {
-          if (!res.complete) {
-            resolve(fail('the connection closed before the whole answer came'));
-            return;
-          }
-          const headers = headerMap(res.rawHeaders);
-          resolve(ok({ status: res.statusCode ?? 0, headers, body: decode(headers['content-encoding'], Buffer.concat(chunks)) }));
-        });
-      });
+      const req = lib.request(
+        { hostname, port, path: target, method, headers: sent, agent, timeout: options.timeoutMs },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', (err) => resolve(fail(describeNetworkError(err, options.timeoutMs))));
+          res.on('end', () => {
+            if (!res.complete) {
+              resolve(fail('the connection closed before the whole answer came'));
+              return;
+            }
+            const headers = headerMap(res.rawHeaders);
+            resolve(
+              ok({
+                status: res.statusCode ?? 0,
+                headers,
+                body: decode(headers['content-encoding'], Buffer.concat(chunks)),
+              }),
+            );
+          });
+        },
+      );
       req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'VERIFY_TIMEOUT' })));
       req.on('error', (err) => resolve(fail(describeNetworkError(err, options.timeoutMs))));
       req.end();

@@ -29,7 +29,8 @@ export interface FormatOptions {
 
 function listed(differences: readonly Difference[], limit: number, line: (d: Difference) => string[]): string[] {
   const lines = differences.slice(0, limit).flatMap(line);
-  if (differences.length > limit) lines.push(`  … and ${count(differences.length - limit)} more (--all lists every one)`);
+  if (differences.length > limit)
+    lines.push(`  … and ${count(differences.length - limit)} more (--all lists every one)`);
   return lines;
 }
 
@@ -59,7 +60,10 @@ export function formatDifferences(differences: readonly Difference[], options: F
     }
     lines.push(`${title} (${count(ofKind.length)})`);
     lines.push(
-      ...listed(ofKind, limit, (d) => [`  ${describeCheck(d.check)}: expected ${d.expected}, got ${d.got}`, ...d.detail.map((l) => `    ${l}`)]),
+      ...listed(ofKind, limit, (d) => [
+        `  ${describeCheck(d.check)}: expected ${d.expected}, got ${d.got}`,
+        ...d.detail.map((l) => `    ${l}`),
+      ]),
     );
   }
   return lines;
@@ -77,8 +81,10 @@ function countByKind(differences: readonly Difference[]): string {
 export function formatNotes(report: VerifyReport): string[] {
   const lines: string[] = [];
   const tolerated: string[] = [];
-  for (const [token, n] of report.tolerated.varyTokens) tolerated.push(`Vary: ${token} added on ${plural(n, 'answer')}`);
-  if (report.tolerated.weakEtags > 0) tolerated.push(`a weak ETag (W/) of the expected bytes on ${plural(report.tolerated.weakEtags, 'answer')}`);
+  for (const [token, n] of report.tolerated.varyTokens)
+    tolerated.push(`Vary: ${token} added on ${plural(n, 'answer')}`);
+  if (report.tolerated.weakEtags > 0)
+    tolerated.push(`a weak ETag (W/) of the expected bytes on ${plural(report.tolerated.weakEtags, 'answer')}`);
   if (tolerated.length > 0) lines.push(`tolerated: ${tolerated.join('; ')}`);
   for (const n of report.notChecked) lines.push(`not checked: ${n}`);
   for (const h of report.hints) lines.push(`hint: ${h}`);
@@ -87,6 +93,7 @@ export function formatNotes(report: VerifyReport): string[] {
 
 export function summaryLine(report: VerifyReport): string {
   const n = report.differences.length;
-  const result = n === 0 ? 'no differences: the mirror is whole' : `${plural(n, 'difference')} (${countByKind(report.differences)})`;
+  const result =
+    n === 0 ? 'no differences: the mirror is whole' : `${plural(n, 'difference')} (${countByKind(report.differences)})`;
   return `verified ${report.mirror}: ${plural(report.requests, 'request')}, ${result}, ${(report.ms / 1000).toFixed(1)} s (seed ${report.seed})`;
 }

@@ -73,13 +73,18 @@ function apiRequest(method: string, target: string, headers: Readonly<Record<str
 }
 
 /** The headers to send for a check, and the answer a whole mirror gives to them. */
-async function expectation(check: Check, site: ExpectedSite): Promise<{ headers: Record<string, string>; expected: ApiResponse }> {
+async function expectation(
+  check: Check,
+  site: ExpectedSite,
+): Promise<{ headers: Record<string, string>; expected: ApiResponse }> {
   const headers = { ...check.headers };
   if (check.revalidate !== undefined) {
     const plain = await handle(apiRequest('GET', check.target, check.headers), site.index, site.read);
     const etag = plain.headers.ETag;
     if (etag !== undefined) {
-      headers['If-None-Match'] = { strong: etag, weak: `W/${etag}`, list: `${OTHER_ETAG}, ${etag}`, other: OTHER_ETAG }[check.revalidate];
+      headers['If-None-Match'] = { strong: etag, weak: `W/${etag}`, list: `${OTHER_ETAG}, ${etag}`, other: OTHER_ETAG }[
+        check.revalidate
+      ];
     }
   }
   return { headers, expected: await handle(apiRequest(check.method, check.target, headers), site.index, site.read) };
@@ -102,7 +107,10 @@ function lackedFile(expected: ApiResponse): string {
 }
 
 function incompleteOutput(file: string): VerifyFailure {
-  return { kind: 'incomplete', message: `the local output lacks ${file}, which its index lists: build it again, or verify with --content` };
+  return {
+    kind: 'incomplete',
+    message: `the local output lacks ${file}, which its index lists: build it again, or verify with --content`,
+  };
 }
 
 /** A request's target on the mirror, for messages. */
@@ -162,13 +170,18 @@ export async function verifyMirror(options: VerifyOptions): Promise<Result<Verif
     if (probe.value.status >= 300 && probe.value.status < 400 && location !== undefined) {
       const there = new URL(location, at(mirror, root.target));
       if (there.origin !== mirror) {
-        return fail({ kind: 'redirected', message: `${at(mirror, root.target)} redirects (${probe.value.status}) to ${there.href}: verify ${there.origin} instead` });
+        return fail({
+          kind: 'redirected',
+          message: `${at(mirror, root.target)} redirects (${probe.value.status}) to ${there.href}: verify ${there.origin} instead`,
+        });
       }
     }
     record(0, compareAnswer(root, rootExpected.expected, probe.value, tolerated));
     const linked = linkedOrigin(probe.value.body);
     if (linked !== null && linked !== site.index.apiOrigin) {
-      hints.push(`the mirror's root links to ${linked}, not ${site.index.apiOrigin}: if its bodies are meant to, verify again with --api-origin ${linked}`);
+      hints.push(
+        `the mirror's root links to ${linked}, not ${site.index.apiOrigin}: if its bodies are meant to, verify again with --api-origin ${linked}`,
+      );
     }
 
     let next = 1;
@@ -183,7 +196,10 @@ export async function verifyMirror(options: VerifyOptions): Promise<Result<Verif
     await Promise.all(Array.from({ length: concurrency }, worker));
     if (incomplete !== undefined) return fail(incompleteOutput(incomplete));
     if (gaveUp) {
-      return fail({ kind: 'unreachable', message: `${mirror} stopped answering after ${done - unansweredInARow} answers: ${lastReason}` });
+      return fail({
+        kind: 'unreachable',
+        message: `${mirror} stopped answering after ${done - unansweredInARow} answers: ${lastReason}`,
+      });
     }
   } finally {
     client.close();

@@ -21,19 +21,19 @@
 
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SITE_INDEX_FILE } from '../core/files.ts';
 import { entryOf } from '../content/build-model.ts';
 import { type ContentState, type LoadOptions, readContent, validate } from '../content/load.ts';
 import type { ParsedFile } from '../content/parse-file.ts';
 import { ContentError, formatProblem, type Problem, sortProblems } from '../content/problems.ts';
 import { describeError } from '../content/read-file.ts';
 import { updateContent } from '../content/update.ts';
+import { SITE_INDEX_FILE } from '../core/files.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
-import { RenderMemo } from '../render/render-memo.ts';
-import { type RecordEdits, type RenderedSite, patchSite } from '../render/patch.ts';
-import { type Fragments, type OutputFile, renderSite } from '../render/render-site.ts';
 import { discard } from '../output/trash.ts';
 import { prepareOutput, writeFiles } from '../output/writer.ts';
+import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
+import { RenderMemo } from '../render/render-memo.ts';
+import { type Fragments, type OutputFile, renderSite } from '../render/render-site.ts';
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 const GRACE_MS = 1000;
@@ -143,12 +143,16 @@ interface RenderBasis {
 /** Calls `visit` with the path and body of every file of a site, each path once. */
 type Files = (visit: (path: string, body: string) => void) => void;
 
-const ofOutput = (files: readonly OutputFile[]): Files => (visit) => {
-  for (const f of files) visit(f.path, f.body);
-};
-const ofTree = (tree: Tree): Files => (visit) => {
-  for (const [path, body] of tree) visit(path, body);
-};
+const ofOutput =
+  (files: readonly OutputFile[]): Files =>
+  (visit) => {
+    for (const f of files) visit(f.path, f.body);
+  };
+const ofTree =
+  (tree: Tree): Files =>
+  (visit) => {
+    for (const [path, body] of tree) visit(path, body);
+  };
 
 /** Writes those of `files` whose bytes differ from `tree`'s into `dir`; returns their paths. */
 function applySome(dir: string, tree: Tree, files: readonly OutputFile[]): string[] {
@@ -288,11 +292,19 @@ export class BuildSession {
         const timings = { load: t1 - t0, validate: 0, render: 0, write: 0, total: t1 - t0 };
         const problems = this.lastProblems !== null;
         return {
-          ok: !problems, problems: [], sameProblems: problems, error: null, skipped: true,
-          files: this.trees[this.live].size, changed: [], caughtUp, timings,
+          ok: !problems,
+          problems: [],
+          sameProblems: problems,
+          error: null,
+          skipped: true,
+          files: this.trees[this.live].size,
+          changed: [],
+          caughtUp,
+          timings,
         };
       }
-      const edits = mustRender || options.rescan === true || this.options.fastPath === false ? null : this.fastEdits(this.state);
+      const edits =
+        mustRender || options.rescan === true || this.options.fastPath === false ? null : this.fastEdits(this.state);
       if (edits !== null) return this.patch(edits, caughtUp, t0, t1);
       const v = validate(this.state);
       const t2 = performance.now();
@@ -303,7 +315,17 @@ export class BuildSession {
         const sameProblems = key === this.lastProblems;
         this.lastProblems = key;
         const timings = { load: t1 - t0, validate: t2 - t1, render: 0, write: 0, total: t2 - t0 };
-        return { ok: false, problems, sameProblems, error: null, skipped: false, files: this.trees[this.live].size, changed: [], caughtUp, timings };
+        return {
+          ok: false,
+          problems,
+          sameProblems,
+          error: null,
+          skipped: false,
+          files: this.trees[this.live].size,
+          changed: [],
+          caughtUp,
+          timings,
+        };
       }
       this.lastProblems = null;
       let files: OutputFile[];
@@ -337,14 +359,28 @@ export class BuildSession {
       this.needsRender = false;
       const t4 = performance.now();
       return {
-        ok: true, problems: [], sameProblems: false, error: null, skipped: false, files: files.length, changed, caughtUp,
+        ok: true,
+        problems: [],
+        sameProblems: false,
+        error: null,
+        skipped: false,
+        files: files.length,
+        changed,
+        caughtUp,
         timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
       };
     } catch (err) {
       const total = performance.now() - t0;
       return {
-        ok: false, problems: [], sameProblems: false, error: describeFault(err), skipped: false,
-        files: this.trees[this.live].size, changed: [], caughtUp, timings: { load: 0, validate: 0, render: 0, write: 0, total },
+        ok: false,
+        problems: [],
+        sameProblems: false,
+        error: describeFault(err),
+        skipped: false,
+        files: this.trees[this.live].size,
+        changed: [],
+        caughtUp,
+        timings: { load: 0, validate: 0, render: 0, write: 0, total },
       };
     }
   }
@@ -382,9 +418,13 @@ export class BuildSession {
     const b = this.basis;
     if (b === null) return null;
     // site.yaml, categories.yaml and the listing as they were (each is replaced when read again).
-    if (state.config !== b.config || state.siteProblems !== b.siteProblems || state.categories !== b.categories) return null;
+    if (state.config !== b.config || state.siteProblems !== b.siteProblems || state.categories !== b.categories)
+      return null;
     if (state.parsed.size !== b.parsed.size || problemsKey(state.listProblems) !== b.listProblems) return null;
-    const edits: { entries: RecordEdits['entries'][number][]; topics: RecordEdits['topics'][number][] } = { entries: [], topics: [] };
+    const edits: { entries: RecordEdits['entries'][number][]; topics: RecordEdits['topics'][number][] } = {
+      entries: [],
+      topics: [],
+    };
     const changed: Array<[ParsedFile | undefined, ParsedFile]> = [];
     state.parsed.forEach((now, file) => {
       const was = b.parsed.get(file);
@@ -438,7 +478,15 @@ export class BuildSession {
     this.needsRender = false;
     const t4 = performance.now();
     return {
-      ok: true, problems: [], sameProblems: false, error: null, skipped: false, fast: true, files: this.trees[target].size, changed, caughtUp,
+      ok: true,
+      problems: [],
+      sameProblems: false,
+      error: null,
+      skipped: false,
+      fast: true,
+      files: this.trees[target].size,
+      changed,
+      caughtUp,
       timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
     };
   }

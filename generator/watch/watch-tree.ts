@@ -111,7 +111,8 @@ export function watchTree(root: string, onChange: (path: string) => void, option
     const names = readDirectory(root, rel, null);
     if (names === null) return;
     for (const d of names) {
-      if (!d.name.startsWith('.') && (d.isDirectory() || d.isSymbolicLink())) walk(child(rel, d.name), [...ancestors, id], visit);
+      if (!d.name.startsWith('.') && (d.isDirectory() || d.isSymbolicLink()))
+        walk(child(rel, d.name), [...ancestors, id], visit);
     }
   };
 

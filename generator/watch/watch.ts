@@ -113,19 +113,26 @@ export async function startWatching(options: WatchOptions): Promise<Watcher> {
     if (rescanTimer !== null) clearTimeout(rescanTimer);
     rescanTimer = null;
     if (closed || rescanMs <= 0) return;
-    rescanTimer = setTimeout(() => {
-      rescanTimer = null;
-      rescanWanted = true;
-      schedule();
-    }, Math.max(rescanMs, lastMs * RESCAN_SHARE));
+    rescanTimer = setTimeout(
+      () => {
+        rescanTimer = null;
+        rescanWanted = true;
+        schedule();
+      },
+      Math.max(rescanMs, lastMs * RESCAN_SHARE),
+    );
     rescanTimer.unref();
   }
 
   if (options.events !== false) {
-    tree = watchTree(options.contentDir, (path) => {
-      pending.add(path);
-      schedule();
-    }, { include: isContentDir, onWarning: warn });
+    tree = watchTree(
+      options.contentDir,
+      (path) => {
+        pending.add(path);
+        schedule();
+      },
+      { include: isContentDir, onWarning: warn },
+    );
   }
   armRescan(0);
 
@@ -179,9 +186,15 @@ export async function startWatching(options: WatchOptions): Promise<Watcher> {
 }
 
 /** One line per rebuild, or the problems that kept the site as it was (one line each). */
-export function describeRebuild(report: RebuildReport, paths: readonly string[], contentDir: string, outDir: string): string {
+export function describeRebuild(
+  report: RebuildReport,
+  paths: readonly string[],
+  contentDir: string,
+  outDir: string,
+): string {
   const what = paths.length === 0 ? 'rescan' : paths.length === 1 ? paths[0] : `${paths.length} paths`;
-  if (report.error !== null) return `${what}: rebuild failed: ${report.error}; ${outDir} was left as it was (tried again at the next change)`;
+  if (report.error !== null)
+    return `${what}: rebuild failed: ${report.error}; ${outDir} was left as it was (tried again at the next change)`;
   if (!report.ok) {
     const n = report.problems.length;
     const head = `${what}: ${n} problem${n === 1 ? '' : 's'}; ${outDir} was left as it was`;

@@ -65,7 +65,10 @@ function resolve(doc: Doc, value: unknown): Doc {
 }
 
 const describeErrors = (v: ValidateFunction) =>
-  (v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+  (v.errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
+    .join('; ');
 
 export function openApiChecker(document: unknown): OpenApiChecker {
   const doc = asDoc(document);
@@ -125,13 +128,15 @@ export function openApiChecker(document: unknown): OpenApiChecker {
       // Paths the document does not name: the contract's 404, for every method.
       if (status !== 404) problems.push(`${at}: the document names no such path, yet the status is not 404`);
       const json = (headers.get('content-type') ?? '').startsWith('application/json');
-      if (method !== 'HEAD' && json && !errorSchema(JSON.parse(body))) problems.push(`${at}: error body: ${describeErrors(errorSchema)}`);
+      if (method !== 'HEAD' && json && !errorSchema(JSON.parse(body)))
+        problems.push(`${at}: error body: ${describeErrors(errorSchema)}`);
       return problems;
     }
     const operation = asDoc(asDoc(paths[path])[method.toLowerCase()]);
     if (Object.keys(operation).length === 0) return [`${at}: the document has no ${method} on ${path}`];
     const response = resolve(doc, asDoc(operation.responses)[String(status)]);
-    if (Object.keys(response).length === 0) return [`${at}: the document gives ${method} ${path} no ${status} response`];
+    if (Object.keys(response).length === 0)
+      return [`${at}: the document gives ${method} ${path} no ${status} response`];
     for (const [name, h] of Object.entries(asDoc(response.headers))) {
       const spec = resolve(doc, h);
       const value = headers.get(name);
@@ -150,7 +155,8 @@ export function openApiChecker(document: unknown): OpenApiChecker {
       return problems;
     }
     const media = asDoc(content[type]);
-    if (Object.keys(media).length === 0) return [...problems, `${at}: the document gives no ${type} body for this response`];
+    if (Object.keys(media).length === 0)
+      return [...problems, `${at}: the document gives no ${type} body for this response`];
     if (type !== 'application/json') return problems;
     let data: unknown;
     try {

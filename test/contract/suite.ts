@@ -35,7 +35,11 @@ export interface ContractOptions {
 function varyWithout(value: string | null, added: readonly string[]): string | null {
   if (value === null || added.length === 0) return value;
   const drop = new Set(added.map((t) => t.toLowerCase()));
-  return value.split(',').map((t) => t.trim()).filter((t) => t !== '' && !drop.has(t.toLowerCase())).join(', ');
+  return value
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '' && !drop.has(t.toLowerCase()))
+    .join(', ');
 }
 
 interface Envelope<T> {
@@ -62,7 +66,9 @@ const CONTRACT_HEADERS = {
  * does); a platform that compresses by itself may not (workerd's local server does not).
  */
 const contractVary = (res: Response) =>
-  res.headers.get('content-encoding') === null ? ['Cookie, Accept'] : ['Cookie, Accept, Accept-Encoding', 'Cookie, Accept'];
+  res.headers.get('content-encoding') === null
+    ? ['Cookie, Accept']
+    : ['Cookie, Accept, Accept-Encoding', 'Cookie, Accept'];
 
 /** What a browser navigating sends (Chromium's Accept for a document). */
 export const BROWSER_ACCEPT =
@@ -93,14 +99,18 @@ export const JSON_ACCEPTS: ReadonlyArray<string | null> = [
 ];
 
 /** A GET over node:http with exactly these request headers (fetch always adds an Accept). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Headers; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Headers; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'GET', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
         resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks) });
       });
       res.on('error', reject);
@@ -116,7 +126,9 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 function shownJson(html: string): string | null {
   const m = /<section aria-labelledby="body-title">.*?<pre><code>([\s\S]*?)<\/code><\/pre>/.exec(html);
   if (m === null) return null;
-  return (m[1] as string).replace(/<\/?a\b[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] as string);
+  return (m[1] as string)
+    .replace(/<\/?a\b[^>]*>/g, '')
+    .replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] as string);
 }
 
 /**
@@ -148,7 +160,8 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       if (checker === null) return;
       checked++;
       const problems = checker.check(method, url, status, headers, body);
-      if (problems.length > 0) throw new Error(`the answer does not match the site's OpenAPI document:\n  ${problems.join('\n  ')}`);
+      if (problems.length > 0)
+        throw new Error(`the answer does not match the site's OpenAPI document:\n  ${problems.join('\n  ')}`);
     };
     const get = async (path: string, init?: RequestInit) => {
       const url = path.startsWith('http') ? path : origin + path;
@@ -209,21 +222,29 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         const res = await get(path);
         expect(res.status, path).toBe(200);
         expect(await res.text(), path).toBe(
-          JSON.stringify({ categories: `${api()}/categories`, entries: `${api()}/entries`, topics: `${api()}/topics` }, null, 2),
+          JSON.stringify(
+            { categories: `${api()}/categories`, entries: `${api()}/entries`, topics: `${api()}/topics` },
+            null,
+            2,
+          ),
         );
       }
     });
 
     it('has content on both sides of every relation: entries with topics, topics with entries, categories with topics, with children and with parents, topics in categories', () => {
       const detail = (item: Json) => details.get(item.apiURL as string) as Json;
-      const some = (items: Json[], field: string) => items.some((item) => (detail(item)[field] as unknown[]).length > 0);
+      const some = (items: Json[], field: string) =>
+        items.some((item) => (detail(item)[field] as unknown[]).length > 0);
       expect(some(entries, 'topics'), 'an entry that mentions topics').toBe(true);
       expect(some(topics, 'entries'), 'a topic mentioned by entries').toBe(true);
       expect(some(topics, 'categories'), 'a topic in categories').toBe(true);
       expect(some(categories, 'topics'), 'a category with topics').toBe(true);
       expect(some(categories, 'children'), 'a category with children').toBe(true);
       expect(some(categories, 'parents'), 'a category with parents').toBe(true);
-      expect(categories.some((c) => c.depth === 3), 'a category three levels deep').toBe(true);
+      expect(
+        categories.some((c) => c.depth === 3),
+        'a category three levels deep',
+      ).toBe(true);
     });
 
     it('puts the contract headers (CORS and nosniff included) on every answer, whatever its status, 304s and preflights too, and an ETag on successes', async () => {
@@ -262,12 +283,17 @@ export function defineContractTests(name: string, options: ContractOptions): voi
           else expect(got, `${label}: ${header}`).toBe(value);
         }
         const text = await res.text();
-        if (method === 'GET' && status === 200) expect(res.headers.get('etag'), `${label}: etag`).toMatch(/^(W\/)?".+"$/);
+        if (method === 'GET' && status === 200)
+          expect(res.headers.get('etag'), `${label}: etag`).toMatch(/^(W\/)?".+"$/);
         if (method === 'HEAD' || method === 'OPTIONS') expect(text, label).toBe('');
         if (status >= 400 && method !== 'HEAD') expect(JSON.parse(text), label).toMatchObject({ status_code: status });
       }
       // 304s: a file, a computed range, a browsable page; and a CORS preflight.
-      for (const [path, accept] of [[`/api/v1/entries/${firstEntry}`, '*/*'], ['/api/v1/entries?start=1660-01-02&end=1666-09-02', '*/*'], ['/api/v1/topics', BROWSER_ACCEPT]] as const) {
+      for (const [path, accept] of [
+        [`/api/v1/entries/${firstEntry}`, '*/*'],
+        ['/api/v1/entries?start=1660-01-02&end=1666-09-02', '*/*'],
+        ['/api/v1/topics', BROWSER_ACCEPT],
+      ] as const) {
         const first = await get(path, { headers: { accept } });
         await first.arrayBuffer();
         const etag = first.headers.get('etag') as string;
@@ -280,11 +306,15 @@ export function defineContractTests(name: string, options: ContractOptions): voi
           const got = res.headers.get(header);
           // A 304 has the Vary of the answer it stands for (which may be compressed) and no body.
           if (header === 'vary') expect(vary(got)?.startsWith('Cookie, Accept'), `${label}: vary ${got}`).toBe(true);
-          else if (header === 'content-type') expect(got, label).toBe(accept === BROWSER_ACCEPT ? 'text/html; charset=utf-8' : value);
+          else if (header === 'content-type')
+            expect(got, label).toBe(accept === BROWSER_ACCEPT ? 'text/html; charset=utf-8' : value);
           else expect(got, `${label}: ${header}`).toBe(value);
         }
       }
-      const preflight = await get('/api/v1/entries', { method: 'OPTIONS', headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'GET' } });
+      const preflight = await get('/api/v1/entries', {
+        method: 'OPTIONS',
+        headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'GET' },
+      });
       expect(preflight.status).toBe(200);
       for (const [header, value] of Object.entries(CONTRACT_HEADERS)) {
         if (header !== 'vary') expect(preflight.headers.get(header), `preflight: ${header}`).toBe(value);
@@ -298,26 +328,45 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         ['/api/v1/entries?start=1661-01-01', 'X-Requested-With, if-none-match, Authorization'],
         ['/api/v1/topics', null],
       ] as const) {
-        const headers: Record<string, string> = { origin: 'http://elsewhere.test', 'access-control-request-method': 'GET' };
+        const headers: Record<string, string> = {
+          origin: 'http://elsewhere.test',
+          'access-control-request-method': 'GET',
+        };
         if (asked !== null) headers['access-control-request-headers'] = asked;
         const res = await get(path, { method: 'OPTIONS', headers });
         const label = `preflight ${path} asking ${asked ?? 'no headers'}`;
         expect(res.status, label).toBe(200);
         expect(await res.text(), label).toBe('');
         expect(res.headers.get('access-control-allow-origin'), label).toBe('*');
-        const list = (name: string) => (res.headers.get(name) ?? '').split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '');
+        const list = (name: string) =>
+          (res.headers.get(name) ?? '')
+            .split(',')
+            .map((t) => t.trim().toLowerCase())
+            .filter((t) => t !== '');
         expect(list('access-control-allow-methods'), label).toEqual(expect.arrayContaining(['get', 'head', 'options']));
-        const wanted = ['if-none-match', ...(asked ?? '').split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '')];
+        const wanted = [
+          'if-none-match',
+          ...(asked ?? '')
+            .split(',')
+            .map((t) => t.trim().toLowerCase())
+            .filter((t) => t !== ''),
+        ];
         expect(list('access-control-allow-headers'), label).toEqual(expect.arrayContaining(wanted));
         expect(Number(res.headers.get('access-control-max-age')), label).toBeGreaterThan(0);
       }
     });
 
     it('answers HEAD with the status, Content-Type, Allow and Vary of GET, and no body', async () => {
-      for (const path of ['/api/v1/entries', '/api/v1/entries?start=1662-03-01&page=last', '/api/v1/topics/abc', `/api/v1/entries/${entries[0]?.date as string}`]) {
+      for (const path of [
+        '/api/v1/entries',
+        '/api/v1/entries?start=1662-03-01&page=last',
+        '/api/v1/topics/abc',
+        `/api/v1/entries/${entries[0]?.date as string}`,
+      ]) {
         const [g, h] = await Promise.all([get(path), get(path, { method: 'HEAD' })]);
         expect(h.status, path).toBe(g.status);
-        for (const header of ['content-type', 'allow']) expect(h.headers.get(header), `${path} ${header}`).toBe(g.headers.get(header));
+        for (const header of ['content-type', 'allow'])
+          expect(h.headers.get(header), `${path} ${header}`).toBe(g.headers.get(header));
         expect(vary(h.headers.get('vary')), `${path} vary`).toBe(vary(g.headers.get('vary')));
         expect(await h.text()).toBe('');
       }
@@ -373,7 +422,16 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         expect(url.startsWith(`${api()}/`), url).toBe(true);
         const body = await getJson<Json>(url);
         fetched.push(body);
-        const links = [body.nextPageURL, body.previousPageURL, body.apiURL, body.parents, body.children, body.topics, body.entries, body.categories]
+        const links = [
+          body.nextPageURL,
+          body.previousPageURL,
+          body.apiURL,
+          body.parents,
+          body.children,
+          body.topics,
+          body.entries,
+          body.categories,
+        ]
           .flat()
           .filter((x): x is string => typeof x === 'string' && x.startsWith('http'));
         for (const r of (body.results as Json[] | undefined) ?? []) links.push(r.apiURL as string);
@@ -389,20 +447,90 @@ export function defineContractTests(name: string, options: ContractOptions): voi
 
     it('lists records in key order with fields in contract order', () => {
       const sorted = <T>(xs: T[], cmp: (a: T, b: T) => number) => xs.slice(1).every((x, i) => cmp(xs[i] as T, x) < 0);
-      expect(sorted(entries.map((e) => e.date as string), (a, b) => (a < b ? -1 : 1))).toBe(true);
-      expect(sorted(categories.map((c) => c.slug as string), (a, b) => (a < b ? -1 : 1))).toBe(true);
-      expect(sorted(topics.map((t) => t.id as number), (a, b) => a - b)).toBe(true);
+      expect(
+        sorted(
+          entries.map((e) => e.date as string),
+          (a, b) => (a < b ? -1 : 1),
+        ),
+      ).toBe(true);
+      expect(
+        sorted(
+          categories.map((c) => c.slug as string),
+          (a, b) => (a < b ? -1 : 1),
+        ),
+      ).toBe(true);
+      expect(
+        sorted(
+          topics.map((t) => t.id as number),
+          (a, b) => a - b,
+        ),
+      ).toBe(true);
       expect(Object.keys(entries[0] as Json)).toEqual(['date', 'title', 'lastModifiedTime', 'apiURL', 'webURL']);
-      expect(Object.keys(categories[0] as Json)).toEqual(['slug', 'title', 'topicCount', 'depth', 'parents', 'children', 'apiURL', 'webURL']);
-      expect(Object.keys(topics[0] as Json)).toEqual(['id', 'title', 'orderTitle', 'kind', 'lastModifiedTime', 'apiURL', 'webURL']);
+      expect(Object.keys(categories[0] as Json)).toEqual([
+        'slug',
+        'title',
+        'topicCount',
+        'depth',
+        'parents',
+        'children',
+        'apiURL',
+        'webURL',
+      ]);
+      expect(Object.keys(topics[0] as Json)).toEqual([
+        'id',
+        'title',
+        'orderTitle',
+        'kind',
+        'lastModifiedTime',
+        'apiURL',
+        'webURL',
+      ]);
       const entry = details.get(entries[0]?.apiURL as string) as Json;
-      expect(Object.keys(entry)).toEqual(['date', 'title', 'entryHTML', 'footnotesHTML', 'annotationCount', 'lastAnnotationTime', 'topics', 'lastModifiedTime', 'apiURL', 'webURL']);
+      expect(Object.keys(entry)).toEqual([
+        'date',
+        'title',
+        'entryHTML',
+        'footnotesHTML',
+        'annotationCount',
+        'lastAnnotationTime',
+        'topics',
+        'lastModifiedTime',
+        'apiURL',
+        'webURL',
+      ]);
       const category = details.get(categories[0]?.apiURL as string) as Json;
-      expect(Object.keys(category)).toEqual(['slug', 'title', 'topicCount', 'depth', 'parents', 'children', 'topics', 'apiURL', 'webURL']);
+      expect(Object.keys(category)).toEqual([
+        'slug',
+        'title',
+        'topicCount',
+        'depth',
+        'parents',
+        'children',
+        'topics',
+        'apiURL',
+        'webURL',
+      ]);
       const topic = details.get(topics[0]?.apiURL as string) as Json;
       expect(Object.keys(topic)).toEqual([
-        'id', 'title', 'orderTitle', 'wheatleyHTML', 'tooltipText', 'wikipediaURL', 'thumbnailURL', 'annotationCount', 'lastAnnotationTime',
-        'kind', 'latitude', 'longitude', 'zoom', 'shape', 'categories', 'entries', 'lastModifiedTime', 'apiURL', 'webURL',
+        'id',
+        'title',
+        'orderTitle',
+        'wheatleyHTML',
+        'tooltipText',
+        'wikipediaURL',
+        'thumbnailURL',
+        'annotationCount',
+        'lastAnnotationTime',
+        'kind',
+        'latitude',
+        'longitude',
+        'zoom',
+        'shape',
+        'categories',
+        'entries',
+        'lastModifiedTime',
+        'apiURL',
+        'webURL',
       ]);
     });
 
@@ -467,24 +595,32 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       expect(last.nextPageURL).toBeNull();
       expect(last.results.at(-1)).toEqual(entries.at(-1));
       const n = first.totalPages;
-      expect(await (await get(`/api/v1/entries?page=${n}`)).text()).toBe(await (await get('/api/v1/entries?page=last')).text());
+      expect(await (await get(`/api/v1/entries?page=${n}`)).text()).toBe(
+        await (await get('/api/v1/entries?page=last')).text(),
+      );
       expect(await (await get('/api/v1/entries?page=')).text()).toBe(await (await get('/api/v1/entries')).text());
       if (n >= 2) {
         expect(first.nextPageURL).toBe(`${api()}/entries?page=2`);
         const second = await getJson<Envelope<Json>>('/api/v1/entries?page=002');
         expect(second.previousPageURL).toBe(`${api()}/entries`);
-        expect(await (await get('/api/v1/entries?page=02')).text()).toBe(await (await get('/api/v1/entries?page=2')).text());
+        expect(await (await get('/api/v1/entries?page=02')).text()).toBe(
+          await (await get('/api/v1/entries?page=2')).text(),
+        );
       }
       for (const c of ['categories', 'topics']) {
         const page = await getJson<Envelope<Json>>(`/api/v1/${c}?page=last`);
         expect(page.nextPageURL).toBeNull();
-        expect(await (await get(`/api/v1/${c}?page=01&ignored=yes`)).text()).toBe(await (await get(`/api/v1/${c}`)).text());
+        expect(await (await get(`/api/v1/${c}?page=01&ignored=yes`)).text()).toBe(
+          await (await get(`/api/v1/${c}`)).text(),
+        );
       }
     });
 
     it('answers every example of API.md as written', async () => {
       // `.json` suffixes give the same bodies.
-      expect(await (await get('/api/v1/entries.json?page=2')).text()).toBe(await (await get('/api/v1/entries?page=2')).text());
+      expect(await (await get('/api/v1/entries.json?page=2')).text()).toBe(
+        await (await get('/api/v1/entries?page=2')).text(),
+      );
       const e = await get('/api/v1/entries/1660-01-01.json');
       expect(e.status).toBe(200);
       expect(await e.text()).toBe(await (await get('/api/v1/entries/1660-01-01')).text());
@@ -524,7 +660,10 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       for (let i = 0; i < (options.randomRanges ?? 200); i++) {
         const start = rand(4) === 0 ? undefined : pick();
         const end = rand(4) === 0 ? undefined : pick();
-        const expected = entries.filter((e) => (start === undefined || (e.date as string) >= start) && (end === undefined || (e.date as string) <= end));
+        const expected = entries.filter(
+          (e) =>
+            (start === undefined || (e.date as string) >= start) && (end === undefined || (e.date as string) <= end),
+        );
         const totalPages = Math.max(1, Math.ceil(expected.length / 50));
         const page = 1 + rand(totalPages + 1);
         const params = new URLSearchParams();
@@ -552,8 +691,15 @@ export function defineContractTests(name: string, options: ContractOptions): voi
     });
 
     it('serves year and month lists, leap February included, paginated, with links repeating the range', async () => {
-      for (const [start, end] of [['1660-01-01', '1660-12-31'], ['1660-01-01', '1660-01-31'], ['1664-02-01', '1664-02-29'], ['1669-01-01', '1669-12-31']]) {
-        const expected = entries.filter((e) => (e.date as string) >= (start as string) && (e.date as string) <= (end as string));
+      for (const [start, end] of [
+        ['1660-01-01', '1660-12-31'],
+        ['1660-01-01', '1660-01-31'],
+        ['1664-02-01', '1664-02-29'],
+        ['1669-01-01', '1669-12-31'],
+      ]) {
+        const expected = entries.filter(
+          (e) => (e.date as string) >= (start as string) && (e.date as string) <= (end as string),
+        );
         const { pages, results } = await allPages<Json>(`${api()}/entries?start=${start}&end=${end}`);
         expect(results).toEqual(expected);
         expect(pages[0]?.totalPages).toBe(Math.max(1, Math.ceil(expected.length / 50)));
@@ -590,7 +736,12 @@ export function defineContractTests(name: string, options: ContractOptions): voi
           expect(res.headers.get('etag'), label).toBe(reference.headers.get('etag'));
         }
       }
-      for (const path of ['/api/v1.json', '/api/v1/entries.json?page=2', `/api/v1/entries/${entries[0]?.date as string}.json`, '/api/v1/schema.json']) {
+      for (const path of [
+        '/api/v1.json',
+        '/api/v1/entries.json?page=2',
+        `/api/v1/entries/${entries[0]?.date as string}.json`,
+        '/api/v1/schema.json',
+      ]) {
         const plain = await getRaw(path, {});
         const browser = await getRaw(path, { accept: BROWSER_ACCEPT });
         expect(browser.headers.get('content-type'), path).toBe('application/json');
@@ -599,7 +750,10 @@ export function defineContractTests(name: string, options: ContractOptions): voi
     });
 
     it('answers a browser with the browsable page: same status, the JSON shown exactly, API links on this origin, nothing loaded from anywhere', async () => {
-      const cases: Array<[string, string]> = [...representative().map((p): [string, string] => ['GET', p]), ['POST', '/api/v1/entries']];
+      const cases: Array<[string, string]> = [
+        ...representative().map((p): [string, string] => ['GET', p]),
+        ['POST', '/api/v1/entries'],
+      ];
       for (const [method, path] of cases) {
         const json = await get(path, { method });
         const jsonText = await json.text();
@@ -617,7 +771,9 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         }
         // No script, no stylesheet, image or frame from anywhere: the page is one document (the
         // content's own HTML, shown as JSON text in <pre>, is text, not markup).
-        expect(html.replace(/<pre>[\s\S]*?<\/pre>/g, ''), label).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|\ssrc=|url\(/i);
+        expect(html.replace(/<pre>[\s\S]*?<\/pre>/g, ''), label).not.toMatch(
+          /<script|<link|<img|<iframe|<object|<embed|\ssrc=|url\(/i,
+        );
         // Every link to this origin is a path on the page's own origin.
         for (const [, href] of html.matchAll(/href="([^"]*)"/g)) {
           expect((href as string).startsWith(origin), `${label}: ${href as string} left absolute`).toBe(false);
@@ -641,13 +797,21 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       const doc = schemaDocument;
       expect(doc.openapi).toBe('3.1.0');
       expect(doc.servers).toEqual([expect.objectContaining({ url: origin })]);
-      const responses = (doc.components as Json).responses as Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>;
-      const example = (name: string) => Object.values(responses[name]?.content?.['application/json']?.examples ?? {})[0]?.value;
+      const responses = (doc.components as Json).responses as Record<
+        string,
+        { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }
+      >;
+      const example = (name: string) =>
+        Object.values(responses[name]?.content?.['application/json']?.examples ?? {})[0]?.value;
       expect(example('Root')).toEqual(await getJson('/api/v1'));
       expect(example('EntryList')).toEqual(await getJson('/api/v1/entries'));
       expect(example('CategoryList')).toEqual(await getJson('/api/v1/categories'));
       expect(example('TopicList')).toEqual(await getJson('/api/v1/topics'));
-      for (const [name, item] of [['Entry', entries[0]], ['Category', categories[0]], ['Topic', topics[0]]] as const) {
+      for (const [name, item] of [
+        ['Entry', entries[0]],
+        ['Category', categories[0]],
+        ['Topic', topics[0]],
+      ] as const) {
         if (item !== undefined) expect(example(name), name).toEqual(details.get(item.apiURL as string));
       }
       expect(await (await get('/api/v1/schema.json')).text()).toBe(JSON.stringify(doc, null, 2));
@@ -657,7 +821,8 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       const paths = doc().paths as Record<string, Json>;
       const parameters = (doc().components as Json).parameters as Record<string, { name: string; example?: unknown }>;
       const missing: Record<string, string> = { date: '1600-01-01', slug: 'no-such-category', id: '999999999' };
-      const fill = (template: string, values: (name: string) => string) => template.replace(/\{([^}]+)\}/g, (_, name: string) => values(name));
+      const fill = (template: string, values: (name: string) => string) =>
+        template.replace(/\{([^}]+)\}/g, (_, name: string) => values(name));
       for (const template of Object.keys(paths)) {
         const path = fill(template, (name) => String(parameters[name]?.example));
         const label = `${template} as ${path}`;
@@ -679,7 +844,10 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         }
         for (const method of ['GET', 'HEAD']) {
           if (template.includes('{')) {
-            const res = await get(fill(template, (name) => missing[name] as string), { method });
+            const res = await get(
+              fill(template, (name) => missing[name] as string),
+              { method },
+            );
             expect(res.status, `${method} ${label}, no such record`).toBe(404);
             await res.arrayBuffer();
           }

@@ -26,15 +26,36 @@ export function randomRequests(count: number, known: Known, seed = 1660): Random
 
   const date = (): string => {
     switch (rand(12)) {
-      case 0: return '';
-      case 1: return pick(['1661-13-01', '1661-02-30', '1661', 'yesterday', '1661-1-31', '16610101', '1661-02-29', '0000-01-01', '1660-01-01T00:00:00Z', '%20', 'null']);
-      case 2: return `${pick([1599, 1659, 1669, 1670, 2024, 9999])}-${pad(1 + rand(12))}-${pad(1 + rand(28))}`;
-      case 3: return pick(['1660-01-01', '1669-05-31', '1664-02-29', '1668-02-29', '1660-12-31', '1669-12-31']);
-      case 4: case 5: case 6: return known.dates.length > 0 ? pick(known.dates) : '1660-01-01';
-      default: return `${1660 + rand(10)}-${pad(1 + rand(12))}-${pad(1 + rand(31))}`;
+      case 0:
+        return '';
+      case 1:
+        return pick([
+          '1661-13-01',
+          '1661-02-30',
+          '1661',
+          'yesterday',
+          '1661-1-31',
+          '16610101',
+          '1661-02-29',
+          '0000-01-01',
+          '1660-01-01T00:00:00Z',
+          '%20',
+          'null',
+        ]);
+      case 2:
+        return `${pick([1599, 1659, 1669, 1670, 2024, 9999])}-${pad(1 + rand(12))}-${pad(1 + rand(28))}`;
+      case 3:
+        return pick(['1660-01-01', '1669-05-31', '1664-02-29', '1668-02-29', '1660-12-31', '1669-12-31']);
+      case 4:
+      case 5:
+      case 6:
+        return known.dates.length > 0 ? pick(known.dates) : '1660-01-01';
+      default:
+        return `${1660 + rand(10)}-${pad(1 + rand(12))}-${pad(1 + rand(31))}`;
     }
   };
-  const page = (): string => pick(['', '1', '2', '3', '4', '5', '7', 'last', '0', '01', '002', '-1', 'abc', '2.5', '99', '100000', ' 1', '1e1']);
+  const page = (): string =>
+    pick(['', '1', '2', '3', '4', '5', '7', 'last', '0', '01', '002', '-1', 'abc', '2.5', '99', '100000', ' 1', '1e1']);
   const monthRange = (): [string, string] => {
     const y = 1660 + rand(10);
     const m = 1 + rand(y === 1669 ? 5 : 12);
@@ -81,16 +102,31 @@ export function randomRequests(count: number, known: Known, seed = 1660): Random
     if (r < 55) return `/api/v1/entries${json}${listQuery(true)}`;
     if (r < 61) return `/api/v1/categories${json}${listQuery(false)}`;
     if (r < 67) return `/api/v1/topics${json}${listQuery(false)}`;
-    if (r < 75) return `/api/v1/entries/${rand(3) === 0 ? date() || 'x' : known.dates.length > 0 ? pick(known.dates) : '1660-01-01'}${json}`;
-    if (r < 79) return `/api/v1/categories/${rand(3) === 0 ? pick(['no-such', 'Not%20a%20slug', 'a.b', '-', 'x_y']) : known.slugs.length > 0 ? pick(known.slugs) : 'x'}${json}`;
+    if (r < 75)
+      return `/api/v1/entries/${rand(3) === 0 ? date() || 'x' : known.dates.length > 0 ? pick(known.dates) : '1660-01-01'}${json}`;
+    if (r < 79)
+      return `/api/v1/categories/${rand(3) === 0 ? pick(['no-such', 'Not%20a%20slug', 'a.b', '-', 'x_y']) : known.slugs.length > 0 ? pick(known.slugs) : 'x'}${json}`;
     if (r < 84) {
       const id = known.ids.length > 0 ? pick(known.ids) : 1;
       return `/api/v1/topics/${pick([String(id), String(id), `00${id}`, 'abc', '0', '999999999', '-1', `${id}.5`])}${json}`;
     }
     return pick([
-      '/api/v1', '/api/v1/', '/api/v1.json', '/api/v1?page=2', '/api', '/api/', '/api/v2/entries', '/api/v1/elsewhere',
-      '/api/v1/entries/1660-01-01/extra', '/api/v1/entries/pages/1.json', '/api/v1/entries/years/1660/pages/1.json',
-      '/api/v1/index.json', '/api/v1/entries/', '/api/v1//entries', '/api/v1/ENTRIES', '/api/v1/entries.json.json',
+      '/api/v1',
+      '/api/v1/',
+      '/api/v1.json',
+      '/api/v1?page=2',
+      '/api',
+      '/api/',
+      '/api/v2/entries',
+      '/api/v1/elsewhere',
+      '/api/v1/entries/1660-01-01/extra',
+      '/api/v1/entries/pages/1.json',
+      '/api/v1/entries/years/1660/pages/1.json',
+      '/api/v1/index.json',
+      '/api/v1/entries/',
+      '/api/v1//entries',
+      '/api/v1/ENTRIES',
+      '/api/v1/entries.json.json',
     ]);
   };
 

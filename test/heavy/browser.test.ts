@@ -18,7 +18,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../../generator/build.ts';
 import { createApiServer } from '../../generator/server/server.ts';
 import {
-  type AxeViolation, type BrowserContext, type BrowserRequest, browserToolsMissing, INSTALL, launchChromium, type Page, axeViolations,
+  type AxeViolation,
+  axeViolations,
+  type BrowserContext,
+  type BrowserRequest,
+  browserToolsMissing,
+  INSTALL,
+  launchChromium,
+  type Page,
 } from '../../tools/browser/browser.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -37,7 +44,9 @@ interface Logged {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 function close(server: Server): Promise<void> {
@@ -95,7 +104,12 @@ if (missing !== null) {
       apiServer = createApiServer({ publicDir });
       apiServer.prependListener('request', (req: { method?: string; url?: string; headers: IncomingHttpHeaders }) => {
         const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : null);
-        log.push({ method: req.method ?? '', url: req.url ?? '', origin: header('origin'), requestHeaders: header('access-control-request-headers') });
+        log.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          origin: header('origin'),
+          requestHeaders: header('access-control-request-headers'),
+        });
       });
       api = await listen(apiServer);
       await build({ contentDir: CONTENT, outDir: publicDir, quiet: true, overrides: { apiOrigin: api }, env: {} });
@@ -114,7 +128,9 @@ if (missing !== null) {
       await browser?.close();
       if (apiServer !== undefined) await close(apiServer);
       if (clientServer !== undefined) await close(clientServer);
-      process.stderr.write(`browser tests: ${((performance.now() - started) / 1000).toFixed(1)} s, Chromium and both servers included\n`);
+      process.stderr.write(
+        `browser tests: ${((performance.now() - started) / 1000).toFixed(1)} s, Chromium and both servers included\n`,
+      );
     });
 
     /** Serious and critical violations only: the bar of these tests. */
@@ -193,10 +209,16 @@ if (missing !== null) {
       await page.getByRole('textbox', { name: 'From (start)' }).fill('1660-01-01');
       await page.getByRole('textbox', { name: 'To (end)' }).fill('1660-03-31');
       await page.getByRole('button', { name: 'Show entries' }).click();
-      await page.waitForURL((url) => url.searchParams.get('start') === '1660-01-01' && url.searchParams.get('end') === '1660-03-31');
-      expect(await text('.position')).toMatch(/^Page 1 of 1 · entries 1–\d+ of \d+ · dates from 1660-01-01 to 1660-03-31$/);
+      await page.waitForURL(
+        (url) => url.searchParams.get('start') === '1660-01-01' && url.searchParams.get('end') === '1660-03-31',
+      );
+      expect(await text('.position')).toMatch(
+        /^Page 1 of 1 · entries 1–\d+ of \d+ · dates from 1660-01-01 to 1660-03-31$/,
+      );
       const shown = JSON.parse(await text('pre code')) as { totalResults: number };
-      const json = (await (await fetch(`${api}/api/v1/entries?start=1660-01-01&end=1660-03-31`)).json()) as { totalResults: number };
+      const json = (await (await fetch(`${api}/api/v1/entries?start=1660-01-01&end=1660-03-31`)).json()) as {
+        totalResults: number;
+      };
       expect(shown).toEqual(json);
       expect(await serious(), 'a range').toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, 'entries-range.png') });
@@ -231,7 +253,12 @@ if (missing !== null) {
     it('loaded nothing but the pages themselves, and only from their own origins', () => {
       const others = requests.filter((r) => !r.url().startsWith(`${api}/`) && !r.url().startsWith(`${elsewhere}/`));
       expect(others.map((r) => r.url())).toEqual([]);
-      const assets = requests.filter((r) => r.url().startsWith(`${api}/`) && !['document', 'fetch'].includes(r.resourceType()) && !r.url().endsWith('/favicon.ico'));
+      const assets = requests.filter(
+        (r) =>
+          r.url().startsWith(`${api}/`) &&
+          !['document', 'fetch'].includes(r.resourceType()) &&
+          !r.url().endsWith('/favicon.ico'),
+      );
       expect(assets.map((r) => `${r.resourceType()} ${r.url()}`)).toEqual([]);
     });
   });

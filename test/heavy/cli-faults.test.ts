@@ -54,10 +54,16 @@ const canMount = ((): boolean => {
   if (!succeeds('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe])) return false;
   return succeeds('umount', [probe]);
 })();
-if (!canMount) console.warn('cli-faults: disk-full, read-only and mount-point tests skipped: this machine does not let the tests mount a tmpfs (needs root)');
+if (!canMount)
+  console.warn(
+    'cli-faults: disk-full, read-only and mount-point tests skipped: this machine does not let the tests mount a tmpfs (needs root)',
+  );
 
 const asUser = UNPRIVILEGED;
-if (asUser === null) console.warn('cli-faults: permission-denied test skipped: running as root without setpriv, file modes cannot stop the build');
+if (asUser === null)
+  console.warn(
+    'cli-faults: permission-denied test skipped: running as root without setpriv, file modes cannot stop the build',
+  );
 
 /** Exit `status`, one line on stderr, matching `line`. */
 function expectOneLine(r: CliResult, status: number, line: RegExp): void {
@@ -69,7 +75,15 @@ function expectOneLine(r: CliResult, status: number, line: RegExp): void {
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
 
-const buildArgs = (content: string, out: string, origin: string) => ['--quiet', '--content', content, '--out', out, '--api-origin', origin];
+const buildArgs = (content: string, out: string, origin: string) => [
+  '--quiet',
+  '--content',
+  content,
+  '--out',
+  out,
+  '--api-origin',
+  origin,
+];
 
 describe.skipIf(!canMount)('a full disk, a read-only file system, mount points', { concurrent: true }, () => {
   it('disk full (ENOSPC): one line, exit 1, the previous output whole; the next build, with room, succeeds', async () => {
@@ -79,13 +93,23 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
     mount(['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs'], mnt);
     try {
       const out = join(mnt, 'public');
-      await build({ contentDir: content, outDir: out, quiet: true, env: {}, overrides: { apiOrigin: 'https://old.test' } });
+      await build({
+        contentDir: content,
+        outDir: out,
+        quiet: true,
+        env: {},
+        overrides: { apiOrigin: 'https://old.test' },
+      });
       const before = snapshot(out);
       // Fill the disk but for 64 KiB: the new tree cannot be written beside the old one.
       const { bavail, bsize } = statfsSync(mnt);
       writeFileSync(join(mnt, 'filler'), Buffer.alloc(Math.max(0, bavail * bsize - 65536)));
       const r = await runCli('build', buildArgs(content, out, 'https://new.test'));
-      expectOneLine(r, 1, /no space left on the device \(ENOSPC\) writing .*\/\.public-next-\d+\/.*; .*\/public was left as it was$/);
+      expectOneLine(
+        r,
+        1,
+        /no space left on the device \(ENOSPC\) writing .*\/\.public-next-\d+\/.*; .*\/public was left as it was$/,
+      );
       expect(snapshot(out)).toEqual(before);
       expect(readdirSync(mnt).sort()).toEqual(['filler', 'public']);
       rmSync(join(mnt, 'filler'));
@@ -104,11 +128,21 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
     mount(['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs'], mnt);
     try {
       const out = join(mnt, 'public');
-      await build({ contentDir: content, outDir: out, quiet: true, env: {}, overrides: { apiOrigin: 'https://old.test' } });
+      await build({
+        contentDir: content,
+        outDir: out,
+        quiet: true,
+        env: {},
+        overrides: { apiOrigin: 'https://old.test' },
+      });
       const before = snapshot(out);
       execFileSync('mount', ['-o', 'remount,ro', mnt]);
       const r = await runCli('build', buildArgs(content, out, 'https://new.test'));
-      expectOneLine(r, 1, /the file system is read-only \(EROFS\) creating the directory .*\/\.public-next-\d+; .*\/public was left as it was$/);
+      expectOneLine(
+        r,
+        1,
+        /the file system is read-only \(EROFS\) creating the directory .*\/\.public-next-\d+; .*\/public was left as it was$/,
+      );
       expect(snapshot(out)).toEqual(before);
     } finally {
       unmount(mnt);
@@ -122,7 +156,11 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
     mount(['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs'], mnt);
     try {
       const r = await runCli('build', buildArgs(content, mnt, 'https://new.test'));
-      expectOneLine(r, 2, /is a mount point, which a build cannot replace .*use a directory inside it, e\.g\. --out .*\/disk\/public$/);
+      expectOneLine(
+        r,
+        2,
+        /is a mount point, which a build cannot replace .*use a directory inside it, e\.g\. --out .*\/disk\/public$/,
+      );
       expect(readdirSync(mnt)).toEqual([]);
     } finally {
       unmount(mnt);
@@ -133,12 +171,22 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
     const content = writeContent(smallSite());
     const parent = tempDir('pepys-bind-');
     const out = join(parent, 'public');
-    await build({ contentDir: content, outDir: out, quiet: true, env: {}, overrides: { apiOrigin: 'https://old.test' } });
+    await build({
+      contentDir: content,
+      outDir: out,
+      quiet: true,
+      env: {},
+      overrides: { apiOrigin: 'https://old.test' },
+    });
     const before = snapshot(out);
     mount(['--bind', out], out);
     try {
       const r = await runCli('build', buildArgs(content, out, 'https://new.test'));
-      expectOneLine(r, 2, /public cannot be replaced by a rename \(EBUSY: a mount point\?\); use a directory inside it/);
+      expectOneLine(
+        r,
+        2,
+        /public cannot be replaced by a rename \(EBUSY: a mount point\?\); use a directory inside it/,
+      );
       expect(snapshot(out)).toEqual(before);
       expect(readdirSync(parent)).toEqual(['public']);
     } finally {
@@ -148,16 +196,26 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
 });
 
 describe.skipIf(asUser === null)('permission denied', () => {
-  it('EACCES on the output\'s parent: one line naming it, exit 1, the previous output whole', async () => {
+  it("EACCES on the output's parent: one line naming it, exit 1, the previous output whole", async () => {
     const content = writeContent(smallSite());
     const parent = join(tempDir('pepys-acces-'), 'site');
     const out = join(parent, 'public');
-    await build({ contentDir: content, outDir: out, quiet: true, env: {}, overrides: { apiOrigin: 'https://old.test' } });
+    await build({
+      contentDir: content,
+      outDir: out,
+      quiet: true,
+      env: {},
+      overrides: { apiOrigin: 'https://old.test' },
+    });
     const before = snapshot(out);
     chmodSync(parent, 0o555);
     try {
       const r = await runCli('build', buildArgs(content, out, 'https://new.test'), { wrap: asUser ?? [] });
-      expectOneLine(r, 1, /permission denied \(EACCES\) creating the directory .*\/site\/\.public-next-\d+; .*\/site\/public was left as it was$/);
+      expectOneLine(
+        r,
+        1,
+        /permission denied \(EACCES\) creating the directory .*\/site\/\.public-next-\d+; .*\/site\/public was left as it was$/,
+      );
       expect(snapshot(out)).toEqual(before);
       expect(readdirSync(parent)).toEqual(['public']);
     } finally {
@@ -167,11 +225,17 @@ describe.skipIf(asUser === null)('permission denied', () => {
 });
 
 describe.skipIf(asUser === null)('an output someone made read-only', () => {
-  it('is still replaced whole (it is the build\'s own), and its old tree removed', async () => {
+  it("is still replaced whole (it is the build's own), and its old tree removed", async () => {
     const content = writeContent(smallSite());
     const parent = join(tempDir('pepys-ro-out-'), 'site');
     const out = join(parent, 'public');
-    await build({ contentDir: content, outDir: out, quiet: true, env: {}, overrides: { apiOrigin: 'https://old.test' } });
+    await build({
+      contentDir: content,
+      outDir: out,
+      quiet: true,
+      env: {},
+      overrides: { apiOrigin: 'https://old.test' },
+    });
     chmodSync(out, 0o555);
     chmodSync(join(out, 'api'), 0o555);
     const r = await runCli('build', buildArgs(content, out, 'https://new.test'), { wrap: asUser ?? [] });
@@ -196,12 +260,22 @@ describe.skipIf(!canChattr)('operation not permitted', () => {
     const content = writeContent(smallSite());
     const parent = join(tempDir('pepys-eperm-'), 'site');
     const out = join(parent, 'public');
-    await build({ contentDir: content, outDir: out, quiet: true, env: {}, overrides: { apiOrigin: 'https://old.test' } });
+    await build({
+      contentDir: content,
+      outDir: out,
+      quiet: true,
+      env: {},
+      overrides: { apiOrigin: 'https://old.test' },
+    });
     const before = snapshot(out);
     execFileSync('chattr', ['+i', parent]);
     try {
       const r = await runCli('build', buildArgs(content, out, 'https://new.test'));
-      expectOneLine(r, 1, /operation not permitted \(EPERM\) creating the directory .*\/site\/\.public-next-\d+; .*\/site\/public was left as it was$/);
+      expectOneLine(
+        r,
+        1,
+        /operation not permitted \(EPERM\) creating the directory .*\/site\/\.public-next-\d+; .*\/site\/public was left as it was$/,
+      );
       expect(snapshot(out)).toEqual(before);
     } finally {
       execFileSync('chattr', ['-i', parent]);
@@ -216,8 +290,22 @@ describe.concurrent('npm start', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const out = join(tempDir('pepys-port-'), 'public');
-      const r = await runCli('start', ['--quiet', '--content', writeContent(smallSite()), '--out', out, '--port', String(port)]);
-      expectOneLine(r, 1, new RegExp(`^error: port ${port} on 127\\.0\\.0\\.1 is already in use \\(EADDRINUSE\\): stop what uses it, or choose another --port$`));
+      const r = await runCli('start', [
+        '--quiet',
+        '--content',
+        writeContent(smallSite()),
+        '--out',
+        out,
+        '--port',
+        String(port),
+      ]);
+      expectOneLine(
+        r,
+        1,
+        new RegExp(
+          `^error: port ${port} on 127\\.0\\.0\\.1 is already in use \\(EADDRINUSE\\): stop what uses it, or choose another --port$`,
+        ),
+      );
       expect(snapshot(out)).toBeNull();
     } finally {
       blocker.close();
@@ -235,7 +323,10 @@ describe.concurrent('npm start', () => {
       const early = await fetch(`${origin}/api/v1`);
       expect(early.status).toBe(200);
       expect(((await early.json()) as { entries: string }).entries).toBe(`${origin}/api/v1/entries`);
-      await server.waitFor('stdout', new RegExp(`Serving .* at ${origin.replace(/\./g, '\\.')}/api/v1 \\(Ctrl-C to stop\\)`));
+      await server.waitFor(
+        'stdout',
+        new RegExp(`Serving .* at ${origin.replace(/\./g, '\\.')}/api/v1 \\(Ctrl-C to stop\\)`),
+      );
       const entry = (await (await fetch(`${origin}/api/v1/entries/1660-01-01`)).json()) as { apiURL: string };
       expect(entry.apiURL).toBe(`${origin}/api/v1/entries/1660-01-01`);
     } finally {
@@ -256,9 +347,22 @@ describe.concurrent('npm start', () => {
       }
     }
     const out = join(tempDir('pepys-host-'), 'public');
-    const server = startCli('start', ['--quiet', '--content', writeContent(smallSite()), '--out', out, '--port', '0', '--host', '0.0.0.0']);
+    const server = startCli('start', [
+      '--quiet',
+      '--content',
+      writeContent(smallSite()),
+      '--out',
+      out,
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+    ]);
     try {
-      const m = await server.waitFor('stdout', /Serving .* at (http:\/\/([\d.]+):(\d+))\/api\/v1 \(listening on every address, 0\.0\.0\.0:(\d+)\); bodies link to (\S+) \(Ctrl-C to stop\)/);
+      const m = await server.waitFor(
+        'stdout',
+        /Serving .* at (http:\/\/([\d.]+):(\d+))\/api\/v1 \(listening on every address, 0\.0\.0\.0:(\d+)\); bodies link to (\S+) \(Ctrl-C to stop\)/,
+      );
       const [, served, host, port, listenPort, links] = m as unknown as string[];
       expect(host).toBe(expected);
       expect(listenPort).toBe(port);
@@ -277,7 +381,15 @@ describe('other failures', () => {
   it('a fault outside the output (the --report file) is one line too, after a build that succeeded', async () => {
     const out = join(tempDir('pepys-report-'), 'public');
     const report = join(tempDir('pepys-report-'), 'no', 'such', 'dir', 'r.json');
-    const r = await runCli('build', ['--quiet', '--content', writeContent(smallSite()), '--out', out, '--report', report]);
+    const r = await runCli('build', [
+      '--quiet',
+      '--content',
+      writeContent(smallSite()),
+      '--out',
+      out,
+      '--report',
+      report,
+    ]);
     expectOneLine(r, 1, /^error: no such file or directory \(ENOENT\) opening .*\/no\/such\/dir\/r\.json$/);
   });
 

@@ -8,11 +8,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { prng } from '../../generator/core/random.ts';
 import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import { INSTALL, startWorkerd, type Workerd, wranglerInstalled } from '../../tools/cloudflare/workerd.ts';
 import { randomRequests } from '../edge/requests.ts';
 import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
-import { prng } from '../../generator/core/random.ts';
 
 const CONTENT = join(import.meta.dirname, '..', '..', 'content');
 // Every header the handler sets; what else each server adds (Date, Content-Length, Connection,

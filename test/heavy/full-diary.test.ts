@@ -4,9 +4,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
 import type { ImportReport } from '../../generator/import/report.ts';
-import { writeEncyclopediaFixture, type FixtureSummary } from '../../scripts/fixture-encyclopedia.ts';
+import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
+import { type FixtureSummary, writeEncyclopediaFixture } from '../../scripts/fixture-encyclopedia.ts';
 import { defineContractTests } from '../contract/suite.ts';
 import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -73,11 +73,18 @@ describe.skipIf(!available)('the whole diary', () => {
           '1669-05-31': 'Monday 31 May 1669',
         };
         for (const [date, title] of Object.entries(titles)) {
-          const entry = (await (await get(`/api/v1/entries/${date}`)).json()) as { title: string; entryHTML: string; footnotesHTML: string };
+          const entry = (await (await get(`/api/v1/entries/${date}`)).json()) as {
+            title: string;
+            entryHTML: string;
+            footnotesHTML: string;
+          };
           expect(entry.title, date).toBe(title);
           expect(entry.entryHTML.length, date).toBeGreaterThan(0);
         }
-        const first = (await (await get('/api/v1/entries/1660-01-01')).json()) as { entryHTML: string; footnotesHTML: string };
+        const first = (await (await get('/api/v1/entries/1660-01-01')).json()) as {
+          entryHTML: string;
+          footnotesHTML: string;
+        };
         expect(first.entryHTML).not.toMatch(/epub:|endnotes\.xhtml/);
         expect(first.footnotesHTML).toContain('<li id="note-');
       });

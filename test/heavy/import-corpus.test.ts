@@ -9,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../generator/import/report.ts';
 import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
-import { parseXml } from '../../generator/import/xml.ts';
 import { IMPORT_MARKER } from '../../generator/import/write.ts';
+import { parseXml } from '../../generator/import/xml.ts';
+import { entryParts } from '../helpers/content.ts';
 import { readTree } from '../helpers/files.ts';
 import { tempDir as makeTempDir } from '../helpers/temp.ts';
-import { entryParts } from '../helpers/content.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/standard-ebooks-pepys-diary');
@@ -29,7 +29,6 @@ function importError(edition: string, contentDir: string): Error | null {
   }
 }
 
-
 /** Problems with an entry's note wiring: every reference has its note here, and back. */
 function noteProblems(file: string, text: string): string[] {
   const { body, footnotes } = entryParts(text);
@@ -37,8 +36,10 @@ function noteProblems(file: string, text: string): string[] {
   const refs = [...body.matchAll(/<a href="#(note-\d+)"( id="noteref-(\d+)")?/g)];
   const notes = new Set([...footnotes.matchAll(/<li id="(note-\d+)"/g)].map((m) => m[1]));
   const refIds = new Set(refs.filter((m) => m[2]).map((m) => `note-${m[3]}`));
-  for (const m of refs) if (!notes.has(m[1] as string)) problems.push(`${file}: ${m[1]} referenced but not in the footnotes`);
-  for (const note of notes) if (!refIds.has(note as string)) problems.push(`${file}: ${note} printed but never referenced`);
+  for (const m of refs)
+    if (!notes.has(m[1] as string)) problems.push(`${file}: ${m[1]} referenced but not in the footnotes`);
+  for (const note of notes)
+    if (!refIds.has(note as string)) problems.push(`${file}: ${note} printed but never referenced`);
   for (const m of footnotes.matchAll(/href="#noteref-(\d+)"/g)) {
     if (!body.includes(`id="noteref-${m[1]}"`)) problems.push(`${file}: backlink to missing noteref-${m[1]}`);
   }
@@ -83,7 +84,10 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
   it('accounts for every article and every note', () => {
     const chapters = readdirSync(path.join(corpusDir, 'text')).filter((f) => /^chapter-\d+\.xhtml$/.test(f));
     const articleIds = chapters.flatMap((f) =>
-      [...readFileSync(path.join(corpusDir, 'text', f), 'utf8').matchAll(/<article id="([^"]*)"/g)].map((m) => `${f}#${m[1]}`));
+      [...readFileSync(path.join(corpusDir, 'text', f), 'utf8').matchAll(/<article id="([^"]*)"/g)].map(
+        (m) => `${f}#${m[1]}`,
+      ),
+    );
     expect(Object.keys(report.articleEntries).sort()).toEqual(articleIds.sort());
     expect(report.articlesRead).toBe(articleIds.length);
     const placed = new Set(Object.values(report.articleEntries));
@@ -99,28 +103,46 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
 
   it('has a report whose arithmetic holds, each figure recounted from the edition and the files', () => {
     // Entries: articles read − set aside − undated attached − sharing a date = entries written.
-    const m = /^(\d+) articles − (\d+) set aside − (\d+) undated attached to the next entry − (\d+) sharing a date with an earlier article = (\d+)$/.exec(report.entryArithmetic);
+    const m =
+      /^(\d+) articles − (\d+) set aside − (\d+) undated attached to the next entry − (\d+) sharing a date with an earlier article = (\d+)$/.exec(
+        report.entryArithmetic,
+      );
     expect(m, report.entryArithmetic).not.toBeNull();
-    const [articles, setAside, attached, sharing, written] = (m as RegExpExecArray).slice(1).map(Number) as [number, number, number, number, number];
+    const [articles, setAside, attached, sharing, written] = (m as RegExpExecArray).slice(1).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     expect(articles - setAside - attached - sharing).toBe(written);
     expect(articles).toBe(report.articlesRead);
     expect(written).toBe(report.entriesWritten);
     expect(setAside).toBe(Object.values(report.articleEntries).filter((d) => d === null).length);
-    expect(setAside).toBe(report.dates.outOfPeriod.length + report.dates.undatedArticles.filter((u) => u.attachedTo === null).length);
+    expect(setAside).toBe(
+      report.dates.outOfPeriod.length + report.dates.undatedArticles.filter((u) => u.attachedTo === null).length,
+    );
     expect(attached).toBe(report.dates.undatedArticles.filter((u) => u.attachedTo !== null).length);
     const undatedIds = new Set(report.dates.undatedArticles.map((u) => u.articleId));
-    expect(sharing).toBe(report.dates.mergedDates.reduce((n, d) => n + d.articleIds.filter((id) => !undatedIds.has(id)).length - 1, 0));
+    expect(sharing).toBe(
+      report.dates.mergedDates.reduce((n, d) => n + d.articleIds.filter((id) => !undatedIds.has(id)).length - 1, 0),
+    );
 
     // Days: every day of the period has an entry, lies inside a multi-day entry, or has no text.
     const days: string[] = [];
-    for (let t = Date.UTC(1660, 0, 1); t <= Date.UTC(1669, 4, 31); t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+    for (let t = Date.UTC(1660, 0, 1); t <= Date.UTC(1669, 4, 31); t += 86_400_000)
+      days.push(new Date(t).toISOString().slice(0, 10));
     expect(report.period.days).toBe(days.length);
     const withEntry = new Set([...files.keys()].map((f) => path.basename(f, '.html')));
     expect(report.period.daysWithEntry).toBe(withEntry.size);
     const covered = new Set(report.dates.multiDayArticles.flatMap((a) => a.covers));
     expect(report.period.daysCoveredByMultiDayEntries).toEqual(days.filter((d) => !withEntry.has(d) && covered.has(d)));
     expect(report.period.daysWithoutText).toEqual(days.filter((d) => !withEntry.has(d) && !covered.has(d)));
-    expect(report.period.daysWithEntry + report.period.daysCoveredByMultiDayEntries.length + report.period.daysWithoutText.length).toBe(days.length);
+    expect(
+      report.period.daysWithEntry +
+        report.period.daysCoveredByMultiDayEntries.length +
+        report.period.daysWithoutText.length,
+    ).toBe(days.length);
 
     // Notes: every endnote is attached (printed once, in one entry) or set aside, never both.
     const text = (f: string) => readFileSync(path.join(corpusDir, 'text', f), 'utf8');
@@ -129,11 +151,16 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     const chapters = readdirSync(path.join(corpusDir, 'text')).filter((f) => /^chapter-\d+\.xhtml$/.test(f));
     let refs = 0;
     for (const f of chapters) {
-      for (const a of text(f).matchAll(/<article[\s\S]*?<\/article>/g)) refs += [...a[0].matchAll(/href="endnotes\.xhtml#note-\d+"/g)].length;
+      for (const a of text(f).matchAll(/<article[\s\S]*?<\/article>/g))
+        refs += [...a[0].matchAll(/href="endnotes\.xhtml#note-\d+"/g)].length;
     }
     expect(report.notes.referencesInArticles).toBe(refs);
-    expect(report.notes.attached).toBe(refs - report.notes.repeatedReferences.length - report.notes.missingNotes.length);
-    const printed = [...files.values()].flatMap((t) => [...entryParts(t).footnotes.matchAll(/<li id="(note-\d+)"/g)].map((x) => x[1] as string));
+    expect(report.notes.attached).toBe(
+      refs - report.notes.repeatedReferences.length - report.notes.missingNotes.length,
+    );
+    const printed = [...files.values()].flatMap((t) =>
+      [...entryParts(t).footnotes.matchAll(/<li id="(note-\d+)"/g)].map((x) => x[1] as string),
+    );
     expect(new Set(printed).size).toBe(printed.length);
     const setAsideIds = report.notes.setAside.map((n) => n.noteId);
     expect([...printed, ...setAsideIds].sort()).toEqual([...noteIds].sort());
@@ -144,7 +171,9 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     cpSync(corpusDir, copy, { recursive: true });
     writeFileSync(path.join(copy, 'text', 'chapter-7.xhtml'), '');
     const contentDir = tempDir();
-    expect(importError(copy, contentDir)?.message).toBe(`${path.join(copy, 'text', 'chapter-7.xhtml')}: the file is empty (0 bytes)`);
+    expect(importError(copy, contentDir)?.message).toBe(
+      `${path.join(copy, 'text', 'chapter-7.xhtml')}: the file is empty (0 bytes)`,
+    );
     expect(readdirSync(contentDir)).toEqual([]);
   });
 

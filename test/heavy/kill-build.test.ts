@@ -9,11 +9,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { prng } from '../../generator/core/random.ts';
 import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
 import { leftoverOf } from '../../generator/output/trash.ts';
 import { writeEncyclopediaFixture } from '../../scripts/fixture-encyclopedia.ts';
 import { startCli } from '../helpers/cli.ts';
-import { prng } from '../../generator/core/random.ts';
 import { snapshot } from '../helpers/snapshot.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -97,9 +97,12 @@ describe.skipIf(!available)('kill -9 of a whole-diary build at random moments', 
       const started = performance.now();
       const build = startCli('build', buildArgs(out, target));
       let writingAt: number | null = null;
-      const writing = build.waitFor('stderr', WRITING, 300_000).then(() => {
-        writingAt = performance.now();
-      }, () => undefined);
+      const writing = build.waitFor('stderr', WRITING, 300_000).then(
+        () => {
+          writingAt = performance.now();
+        },
+        () => undefined,
+      );
       // A third of the kills fall at any moment of a build's life (starting Node, reading,
       // rendering, writing, swapping, a little after); a third while it writes the new tree; a
       // third around the moment it should swap, measured from its last whole build, so that the
@@ -141,10 +144,14 @@ describe.skipIf(!available)('kill -9 of a whole-diary build at random moments', 
         state = target;
       } else if (now === null) {
         // Killed between the two renames: the old tree must be whole beside the output.
-        expect(sameTree(snapshot(join(site, `.public-prev-${pid}`)), refs[state]), `trial ${trial}, ${delay} ms`).toBe(true);
+        expect(sameTree(snapshot(join(site, `.public-prev-${pid}`)), refs[state]), `trial ${trial}, ${delay} ms`).toBe(
+          true,
+        );
         outcomes.betweenRenames++;
       } else {
-        expect.fail(`trial ${trial}, killed after ${delay} ms: the output is neither tree (against the old one: ${difference(now, refs[state])})`);
+        expect.fail(
+          `trial ${trial}, killed after ${delay} ms: the output is neither tree (against the old one: ${difference(now, refs[state])})`,
+        );
       }
     }
     console.log(

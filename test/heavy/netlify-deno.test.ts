@@ -11,6 +11,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { prng } from '../../generator/core/random.ts';
 import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import {
   FUNCTION_FILE,
@@ -21,7 +22,6 @@ import {
 import { denoDir, emulatorInstalled, INSTALL } from '../../tools/netlify/emulator.ts';
 import { randomRequests } from '../edge/requests.ts';
 import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
-import { prng } from '../../generator/core/random.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');

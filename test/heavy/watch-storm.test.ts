@@ -11,13 +11,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConfigOverrides } from '../../generator/content/config.ts';
+import { prng } from '../../generator/core/random.ts';
 import { startWatching } from '../../generator/watch/watch.ts';
 import { writeContent } from '../helpers/content.ts';
 import { readTree } from '../helpers/files.ts';
-import { prng } from '../../generator/core/random.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { answer, coldBuild, differing, samplePaths, serve } from '../helpers/watch-check.ts';
-import { FLICKER_FILE, randomOp, randomSite, repair, type RunCount, runRandomSequences, SITE_YAML } from '../helpers/watch-random.ts';
+import {
+  FLICKER_FILE,
+  type RunCount,
+  randomOp,
+  randomSite,
+  repair,
+  runRandomSequences,
+  SITE_YAML,
+} from '../helpers/watch-random.ts';
 
 const baseSeed = Number(process.env.WATCH_SEED ?? Date.now() % 1_000_000_000);
 const STORM_MS = 20_000;
@@ -39,13 +47,21 @@ interface Storm {
  * then, so that valid sites go live too) every ~50 ms, and four clients reading `paths` from
  * `origin`, each answer checked to be whole JSON with a Content-Length that matches.
  */
-async function storm(contentDir: string, origin: string, paths: string[], rand: (n: number) => number, done: string[]): Promise<Storm> {
+async function storm(
+  contentDir: string,
+  origin: string,
+  paths: string[],
+  rand: (n: number) => number,
+  done: string[],
+): Promise<Storm> {
   const s: Storm = { creations: 0, operations: 0, requests: 0, statuses: new Map() };
   const until = Date.now() + STORM_MS;
   // A topic no entry names, in a directory the random operations leave in place; in a process
   // of its own, so that it keeps its pace whatever this one is busy with.
   const flicker = join(contentDir, FLICKER_FILE);
-  const child = spawn(process.execPath, ['-e', FLICKER, flicker, String(STORM_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', FLICKER, flicker, String(STORM_MS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const creator = new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -109,13 +125,21 @@ const describeStorm = (s: Storm) =>
 describe('watch mode, heavy', () => {
   const runs: Array<[string, Parameters<typeof runRandomSequences>[1]]> = [
     ['events only', { sequences: 25, opsPerSequence: 20, maxPauseMs: 30, options: { rescanMs: 0 }, mode: 'events' }],
-    ['rescans only', { sequences: 15, opsPerSequence: 20, maxPauseMs: 10, options: { events: false, rescanMs: 0 }, mode: 'rescan' }],
-    ['events and a rescan every 200 ms', { sequences: 15, opsPerSequence: 20, maxPauseMs: 50, options: { rescanMs: 200 }, mode: 'events' }],
+    [
+      'rescans only',
+      { sequences: 15, opsPerSequence: 20, maxPauseMs: 10, options: { events: false, rescanMs: 0 }, mode: 'rescan' },
+    ],
+    [
+      'events and a rescan every 200 ms',
+      { sequences: 15, opsPerSequence: 20, maxPauseMs: 50, options: { rescanMs: 200 }, mode: 'events' },
+    ],
   ];
   for (const [i, [what, run]] of runs.entries()) {
     it(`settles on a cold build after long random sequences: ${what}`, async () => {
       const c: RunCount = await runRandomSequences(baseSeed + 10 + i, run);
-      figures.push(`${what} (seed ${baseSeed + 10 + i}): ${c.operations} random operations, ${c.checkpoints} checkpoints (${c.invalidCheckpoints} invalid)`);
+      figures.push(
+        `${what} (seed ${baseSeed + 10 + i}): ${c.operations} random operations, ${c.checkpoints} checkpoints (${c.invalidCheckpoints} invalid)`,
+      );
     });
   }
 
@@ -126,11 +150,23 @@ describe('watch mode, heavy', () => {
     const contentDir = writeContent(randomSite());
     const outDir = join(tempDir('pepys-watch-'), 'public');
     const warnings: string[] = [];
-    const watcher = await startWatching({ contentDir, outDir, overrides, env: {}, rescanMs: 1000, onWarning: (w) => warnings.push(w) });
+    const watcher = await startWatching({
+      contentDir,
+      outDir,
+      overrides,
+      env: {},
+      rescanMs: 1000,
+      onWarning: (w) => warnings.push(w),
+    });
     const live = await serve(outDir);
     const done: string[] = [];
     try {
-      const paths = [...samplePaths(readTree(outDir), rand), '/api/v1/topics/99', '/api/v1/topics?page=2', '/api/v1/entries?start=1660-01-01&end=1660-02-28'];
+      const paths = [
+        ...samplePaths(readTree(outDir), rand),
+        '/api/v1/topics/99',
+        '/api/v1/topics?page=2',
+        '/api/v1/entries?start=1660-01-01&end=1660-02-28',
+      ];
       const s = await storm(contentDir, live.origin, paths, rand, done);
       figures.push(`in-process storm (seed ${seed}): ${describeStorm(s)}`);
       await repair(contentDir);
@@ -139,7 +175,8 @@ describe('watch mode, heavy', () => {
       if (!cold.ok) throw new Error(cold.problems.join('\n'));
       expect(differing(readTree(outDir), cold.tree), `seed ${seed}, after ${done.slice(-10).join('; ')}`).toEqual([]);
       const coldServer = await serve(cold.outDir);
-      for (const path of paths) expect(await answer(live.origin, path), path).toBe(await answer(coldServer.origin, path));
+      for (const path of paths)
+        expect(await answer(live.origin, path), path).toBe(await answer(coldServer.origin, path));
       await coldServer.stop();
       expect(warnings).toEqual([]);
     } finally {
@@ -154,9 +191,21 @@ describe('watch mode, heavy', () => {
     const contentDir = writeContent(randomSite());
     const outDir = join(tempDir('pepys-watch-'), 'public');
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    const child: ChildProcess = spawn(process.execPath, [
-      'generator/cli/node-ts.mjs', 'generator/cli/start.ts', '--watch', '--port', '0', '--content', contentDir, '--out', outDir,
-    ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        'generator/cli/node-ts.mjs',
+        'generator/cli/start.ts',
+        '--watch',
+        '--port',
+        '0',
+        '--content',
+        contentDir,
+        '--out',
+        outDir,
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -171,7 +220,14 @@ describe('watch mode, heavy', () => {
       writeFileSync(join(contentDir, 'site.yaml'), 'apiOrigin: [unclosed\n');
       await sleep(500);
       expect(child.exitCode).toBe(null);
-      const paths = ['/api/v1', '/api/v1/entries', '/api/v1/entries/1660-01-01', '/api/v1/topics/1', '/api/v1/topics/99', '/api/v1/topics'];
+      const paths = [
+        '/api/v1',
+        '/api/v1/entries',
+        '/api/v1/entries/1660-01-01',
+        '/api/v1/topics/1',
+        '/api/v1/topics/99',
+        '/api/v1/topics',
+      ];
       const done: string[] = [];
       const s = await storm(contentDir, origin, paths, rand, done);
       figures.push(`npm start -- --watch storm (seed ${seed}): ${describeStorm(s)}`);
@@ -183,7 +239,10 @@ describe('watch mode, heavy', () => {
       if (!cold.ok) throw new Error(cold.problems.join('\n'));
       const coldServer = await serve(cold.outDir);
       const all = [...paths, ...samplePaths(cold.tree, rand)];
-      const matches = async () => (await Promise.all(all.map(async (p) => (await answer(origin, p)) === (await answer(coldServer.origin, p))))).every(Boolean);
+      const matches = async () =>
+        (
+          await Promise.all(all.map(async (p) => (await answer(origin, p)) === (await answer(coldServer.origin, p))))
+        ).every(Boolean);
       const deadline = Date.now() + 60_000;
       while (!(await matches()) && Date.now() < deadline) await sleep(200);
       for (const path of all) expect(await answer(origin, path), path).toBe(await answer(coldServer.origin, path));

@@ -90,7 +90,11 @@ export function startCli(tool: keyof typeof TOOLS, args: readonly string[], opti
 }
 
 /** Runs a tool to its end. */
-export function runCli(tool: keyof typeof TOOLS, args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+export function runCli(
+  tool: keyof typeof TOOLS,
+  args: readonly string[],
+  options: CliOptions = {},
+): Promise<CliResult> {
   return startCli(tool, args, options).done;
 }
 

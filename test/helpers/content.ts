@@ -25,9 +25,15 @@ export function smallSite(): Record<string, string> {
   return {
     'site.yaml': 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\n',
     'categories.yaml': [
-      '- slug: people', '  title: People',
-      '- slug: household', '  title: Household', '  parent: people',
-      '- slug: servants', '  title: Servants', '  parent: household', '',
+      '- slug: people',
+      '  title: People',
+      '- slug: household',
+      '  title: Household',
+      '  parent: people',
+      '- slug: servants',
+      '  title: Servants',
+      '  parent: household',
+      '',
     ].join('\n'),
     'topics/1.yaml': 'id: 1\ntitle: Jane\nkind: person\ncategories: [servants]\n',
     'topics/2.yaml': 'id: 2\ntitle: Axe Yard\nkind: place\ncategories: [household]\n',
@@ -41,6 +47,7 @@ export function smallSite(): Record<string, string> {
 export function entryParts(text: string): { body: string; footnotes: string } {
   const problems: Problem[] = [];
   const parsed = parseEntryFile(text, 'entry.html', '2026-01-01T00:00:00Z', problems);
-  if (parsed === null || problems.length > 0) throw new Error(`not a valid entry file: ${problems.map((p) => p.message).join('; ')}`);
+  if (parsed === null || problems.length > 0)
+    throw new Error(`not a valid entry file: ${problems.map((p) => p.message).join('; ')}`);
   return { body: parsed.entry.entryHTML, footnotes: parsed.entry.footnotesHTML };
 }

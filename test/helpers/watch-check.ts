@@ -26,7 +26,11 @@ export const problemLines = (problems: readonly Problem[]) => problems.map((p) =
 export type Cold = { ok: true; tree: Tree } | { ok: false; problems: string[] };
 
 /** A cold build of `contentDir` into a directory of its own: its tree, or the content's problems. */
-export async function coldBuild(contentDir: string, overrides: ConfigOverrides, outDir = join(tempDir('pepys-cold-'), 'public')): Promise<Cold & { outDir: string }> {
+export async function coldBuild(
+  contentDir: string,
+  overrides: ConfigOverrides,
+  outDir = join(tempDir('pepys-cold-'), 'public'),
+): Promise<Cold & { outDir: string }> {
   try {
     await loadContent(contentDir, { overrides, env: {} });
   } catch (err) {
@@ -64,10 +68,20 @@ export async function answer(origin: string, path: string): Promise<string> {
 
 /** A few answers worth comparing for a site: lists, computed ranges, details, errors. */
 export function samplePaths(tree: Tree, pick: (n: number) => number): string[] {
-  const paths = ['/api/v1', '/api/v1/entries', '/api/v1/entries?page=2', '/api/v1/entries?start=1660-01-02&end=1661-01-09',
-    '/api/v1/entries?start=1659-12-01&end=1660-01-05&page=last', '/api/v1/topics', '/api/v1/categories', '/api/v1/topics/1',
-    '/api/v1/categories/people', '/api/v1/entries/1660-01-01'];
+  const paths = [
+    '/api/v1',
+    '/api/v1/entries',
+    '/api/v1/entries?page=2',
+    '/api/v1/entries?start=1660-01-02&end=1661-01-09',
+    '/api/v1/entries?start=1659-12-01&end=1660-01-05&page=last',
+    '/api/v1/topics',
+    '/api/v1/categories',
+    '/api/v1/topics/1',
+    '/api/v1/categories/people',
+    '/api/v1/entries/1660-01-01',
+  ];
   const details = [...tree.keys()].filter((p) => /^api\/v1\/(entries|topics|categories)\/[^/]+\.json$/.test(p));
-  for (let i = 0; i < 3 && details.length > 0; i++) paths.push(`/${(details[pick(details.length)] as string).replace(/\.json$/, '')}`);
+  for (let i = 0; i < 3 && details.length > 0; i++)
+    paths.push(`/${(details[pick(details.length)] as string).replace(/\.json$/, '')}`);
   return paths;
 }

@@ -6,16 +6,26 @@
 // Everything is decided by a seeded prng, so a failing sequence can be replayed from its seed.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import type { ConfigOverrides } from '../../generator/content/config.ts';
 import { loadContent } from '../../generator/content/load.ts';
 import { ContentError } from '../../generator/content/problems.ts';
+import { prng } from '../../generator/core/random.ts';
 import { startWatching, type WatchOptions } from '../../generator/watch/watch.ts';
 import { entryFile, writeContent } from './content.ts';
 import { readTree } from './files.ts';
-import { prng } from '../../generator/core/random.ts';
 import { tempDir } from './temp.ts';
 import { answer, coldBuild, differing, problemLines, samplePaths, serve } from './watch-check.ts';
 
@@ -23,15 +33,22 @@ export type Rand = (n: number) => number;
 
 export const SITE_YAML = 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\npageSize: 3\n';
 const CATEGORIES_YAML = [
-  '- slug: people', '  title: People',
-  '- slug: household', '  title: Household', '  parent: people',
-  '- slug: servants', '  title: Servants', '  parent: household', '',
+  '- slug: people',
+  '  title: People',
+  '- slug: household',
+  '  title: Household',
+  '  parent: people',
+  '- slug: servants',
+  '  title: Servants',
+  '  parent: household',
+  '',
 ].join('\n');
 
 /** The starting site: a dozen entries in two years, six topics, three categories. */
 export function randomSite(): Record<string, string> {
   const files: Record<string, string> = { 'site.yaml': SITE_YAML, 'categories.yaml': CATEGORIES_YAML };
-  for (let id = 1; id <= 6; id++) files[`topics/${id}.yaml`] = topicText(id, `Topic ${id}`, ['people', 'household', 'servants'][id % 3] as string);
+  for (let id = 1; id <= 6; id++)
+    files[`topics/${id}.yaml`] = topicText(id, `Topic ${id}`, ['people', 'household', 'servants'][id % 3] as string);
   for (let d = 1; d <= 6; d++) {
     files[`entries/1660/1660-01-0${d}.html`] = entryFile(`1660-01-0${d}`, `topics: [${1 + (d % 2)}]\n`);
     files[`entries/1661/1661-03-1${d}.html`] = entryFile(`1661-03-1${d}`, d % 2 === 0 ? 'topics: [2]\n' : '');
@@ -71,13 +88,17 @@ function contentFiles(dir: string, sub: string, suffix: string): string[] {
 
 function subdirs(dir: string, sub: string): string[] {
   try {
-    return readdirSync(join(dir, sub), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `${sub}/${d.name}`).sort();
+    return readdirSync(join(dir, sub), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `${sub}/${d.name}`)
+      .sort();
   } catch {
     return [];
   }
 }
 
-const pick = <T>(rand: Rand, list: readonly T[]): T | undefined => (list.length === 0 ? undefined : list[rand(list.length)]);
+const pick = <T>(rand: Rand, list: readonly T[]): T | undefined =>
+  list.length === 0 ? undefined : list[rand(list.length)];
 
 function write(dir: string, rel: string, text: string | Buffer): void {
   mkdirSync(dirname(join(dir, rel)), { recursive: true });
@@ -92,7 +113,11 @@ function randomDate(rand: Rand): string {
 function randomEntry(rand: Rand, date: string): string {
   const ids = [...new Set([1 + rand(6), 1 + rand(6)])].sort((a, b) => a - b);
   const topics = rand(3) === 0 ? '' : `topics: [${ids.join(', ')}]\n`;
-  return entryFile(date, topics, `<p>Text ${rand(1000)} of ${date}.</p>${rand(2) === 0 ? '\n<!-- footnotes -->\n<p>A note.</p>' : ''}`);
+  return entryFile(
+    date,
+    topics,
+    `<p>Text ${rand(1000)} of ${date}.</p>${rand(2) === 0 ? '\n<!-- footnotes -->\n<p>A note.</p>' : ''}`,
+  );
 }
 
 /** The text of an existing file with its body or title changed, still valid. */
@@ -114,103 +139,201 @@ function anyFile(dir: string, rand: Rand): string | undefined {
 }
 
 const OPS: readonly Op[] = [
-  { name: 'edit in place', breaks: false, apply: (dir, rand) => {
-    const f = anyFile(dir, rand);
-    if (f !== undefined) writeFileSync(join(dir, f), edited(rand, readFileSync(join(dir, f), 'utf8')));
-  } },
-  { name: 'atomic save (temporary file renamed over)', breaks: false, apply: (dir, rand) => {
-    const f = anyFile(dir, rand);
-    if (f === undefined) return;
-    const temp = join(dir, dirname(f), rand(2) === 0 ? `.${f.split('/').pop()}.swp` : `${f.split('/').pop()}.tmp~`);
-    writeFileSync(temp, edited(rand, readFileSync(join(dir, f), 'utf8')));
-    renameSync(temp, join(dir, f));
-  } },
-  { name: 'vim save (rename to backup, write, delete backup)', breaks: false, apply: (dir, rand) => {
-    const f = anyFile(dir, rand);
-    if (f === undefined) return;
-    const text = readFileSync(join(dir, f), 'utf8');
-    renameSync(join(dir, f), join(dir, `${f}~`));
-    writeFileSync(join(dir, f), edited(rand, text));
-    rmSync(join(dir, `${f}~`));
-  } },
-  { name: 'sed -i', breaks: false, apply: (dir, rand) => {
-    const f = anyFile(dir, rand);
-    if (f !== undefined) spawnSync('sed', ['-i', `s/<p>[^<]*<\\/p>/<p>sed ${rand(1000)}<\\/p>/; s/^title: .*$/title: Sed ${rand(1000)}/`, join(dir, f)]);
-  } },
-  { name: 'create an entry', breaks: true, apply: (dir, rand) => {
-    const date = randomDate(rand);
-    write(dir, `entries/${date.slice(0, 4)}/${date}.html`, randomEntry(rand, date));
-  } },
-  { name: 'create a topic', breaks: true, apply: (dir, rand) => {
-    const id = 7 + rand(6);
-    write(dir, `topics/${id}.yaml`, topicText(id, `New ${id}`, pick(rand, ['people', 'household', 'servants']) as string));
-  } },
-  { name: 'delete a file', breaks: true, apply: (dir, rand) => {
-    const f = anyFile(dir, rand);
-    if (f !== undefined) rmSync(join(dir, f));
-  } },
-  { name: 'rename a file', breaks: false, apply: (dir, rand) => {
-    const f = contentFiles(dir, 'entries', '.html');
-    const from = pick(rand, f);
-    const to = pick(rand, [...subdirs(dir, 'entries'), 'entries']);
-    if (from !== undefined && to !== undefined) renameSync(join(dir, from), join(dir, to, `r${rand(1000)}.html`));
-  } },
-  { name: 'rename a directory', breaks: false, apply: (dir, rand) => {
-    const d = pick(rand, subdirs(dir, 'entries'));
-    const to = join(dir, `entries/y${rand(10)}`);
-    if (d !== undefined && !existsSync(to)) renameSync(join(dir, d), to);
-  } },
-  { name: 'delete a directory and make it again', breaks: true, apply: (dir, rand) => {
-    const d = pick(rand, subdirs(dir, 'entries'));
-    if (d === undefined) return;
-    rmSync(join(dir, d), { recursive: true, maxRetries: 5 });
-    if (rand(3) === 0) return;
-    mkdirSync(join(dir, d));
-    for (let i = rand(3); i >= 0; i--) {
+  {
+    name: 'edit in place',
+    breaks: false,
+    apply: (dir, rand) => {
+      const f = anyFile(dir, rand);
+      if (f !== undefined) writeFileSync(join(dir, f), edited(rand, readFileSync(join(dir, f), 'utf8')));
+    },
+  },
+  {
+    name: 'atomic save (temporary file renamed over)',
+    breaks: false,
+    apply: (dir, rand) => {
+      const f = anyFile(dir, rand);
+      if (f === undefined) return;
+      const temp = join(dir, dirname(f), rand(2) === 0 ? `.${f.split('/').pop()}.swp` : `${f.split('/').pop()}.tmp~`);
+      writeFileSync(temp, edited(rand, readFileSync(join(dir, f), 'utf8')));
+      renameSync(temp, join(dir, f));
+    },
+  },
+  {
+    name: 'vim save (rename to backup, write, delete backup)',
+    breaks: false,
+    apply: (dir, rand) => {
+      const f = anyFile(dir, rand);
+      if (f === undefined) return;
+      const text = readFileSync(join(dir, f), 'utf8');
+      renameSync(join(dir, f), join(dir, `${f}~`));
+      writeFileSync(join(dir, f), edited(rand, text));
+      rmSync(join(dir, `${f}~`));
+    },
+  },
+  {
+    name: 'sed -i',
+    breaks: false,
+    apply: (dir, rand) => {
+      const f = anyFile(dir, rand);
+      if (f !== undefined)
+        spawnSync('sed', [
+          '-i',
+          `s/<p>[^<]*<\\/p>/<p>sed ${rand(1000)}<\\/p>/; s/^title: .*$/title: Sed ${rand(1000)}/`,
+          join(dir, f),
+        ]);
+    },
+  },
+  {
+    name: 'create an entry',
+    breaks: true,
+    apply: (dir, rand) => {
       const date = randomDate(rand);
-      writeFileSync(join(dir, d, `${date}.html`), randomEntry(rand, date));
-    }
-  } },
-  { name: 'replace the whole entries tree', breaks: true, apply: (dir, rand) => {
-    const staged = join(dir, 'entries.new');
-    rmSync(staged, { recursive: true, force: true, maxRetries: 5 });
-    for (const f of contentFiles(dir, 'entries', '.html')) if (rand(3) !== 0) write(dir, `entries.new/${f.slice('entries/'.length)}`, readFileSync(join(dir, f)));
-    const date = randomDate(rand);
-    write(dir, `entries.new/${date.slice(0, 4)}/${date}.html`, randomEntry(rand, date));
-    rmSync(join(dir, 'entries'), { recursive: true, force: true, maxRetries: 5 });
-    renameSync(staged, join(dir, 'entries'));
-  } },
-  { name: 'mass delete', breaks: true, apply: (dir, rand) => {
-    for (const f of contentFiles(dir, 'entries', '.html')) if (rand(2) === 0) rmSync(join(dir, f));
-  } },
-  { name: 'edit site.yaml', breaks: false, apply: (dir, rand) => {
-    writeFileSync(join(dir, 'site.yaml'), SITE_YAML.replace('pageSize: 3', `pageSize: ${2 + rand(4)}${rand(2) === 0 ? '\ntitleConvention: every-year' : ''}`));
-  } },
-  { name: 'edit categories.yaml', breaks: false, apply: (dir, rand) => {
-    writeFileSync(join(dir, 'categories.yaml'), CATEGORIES_YAML.replace('title: Servants', `title: Servants ${rand(100)}`));
-  } },
-  { name: 'break site.yaml', breaks: true, apply: (dir) => writeFileSync(join(dir, 'site.yaml'), 'apiOrigin: [unclosed\n') },
-  { name: 'break categories.yaml', breaks: true, apply: (dir) => writeFileSync(join(dir, 'categories.yaml'), '- slug: people\n  title: [People\n') },
-  { name: 'invalid edit of a file', breaks: true, apply: (dir, rand) => {
-    const f = anyFile(dir, rand);
-    if (f === undefined) return;
-    const bad = [
-      () => (f.endsWith('.html') ? '---\ndate: 1660-02-30\n---\n<p>x</p>\n' : 'id: twelve\ntitle: T\n'),
-      () => (f.endsWith('.html') ? '---\ndate: 1660-02-03\ntitle: The King comes aboard\n---\n' : 'id: 5\ntitle: [unclosed\n'),
-      () => Buffer.from(f.endsWith('.html') ? '---\ndate: 1660-02-04\n---\n<p>caf\xe9</p>\n' : 'id: 5\ntitle: caf\xe9\n', 'latin1'),
-    ];
-    writeFileSync(join(dir, f), (pick(rand, bad) as () => string | Buffer)());
-  } },
-  { name: 'odd things named like content', breaks: true, apply: (dir, rand) => {
-    const d = pick(rand, [...subdirs(dir, 'entries'), 'entries', 'topics']);
-    if (d === undefined || !existsSync(join(dir, d))) return;
-    const name = join(dir, d, `odd${rand(5)}${d.startsWith('topics') ? '.yaml' : '.html'}`);
-    if (existsSync(name) || isLink(name)) return;
-    const kind = rand(3);
-    if (kind === 0) symlinkSync('nowhere', name);
-    else if (kind === 1) mkdirSync(name);
-    else spawnSync('mkfifo', [name]);
-  } },
+      write(dir, `entries/${date.slice(0, 4)}/${date}.html`, randomEntry(rand, date));
+    },
+  },
+  {
+    name: 'create a topic',
+    breaks: true,
+    apply: (dir, rand) => {
+      const id = 7 + rand(6);
+      write(
+        dir,
+        `topics/${id}.yaml`,
+        topicText(id, `New ${id}`, pick(rand, ['people', 'household', 'servants']) as string),
+      );
+    },
+  },
+  {
+    name: 'delete a file',
+    breaks: true,
+    apply: (dir, rand) => {
+      const f = anyFile(dir, rand);
+      if (f !== undefined) rmSync(join(dir, f));
+    },
+  },
+  {
+    name: 'rename a file',
+    breaks: false,
+    apply: (dir, rand) => {
+      const f = contentFiles(dir, 'entries', '.html');
+      const from = pick(rand, f);
+      const to = pick(rand, [...subdirs(dir, 'entries'), 'entries']);
+      if (from !== undefined && to !== undefined) renameSync(join(dir, from), join(dir, to, `r${rand(1000)}.html`));
+    },
+  },
+  {
+    name: 'rename a directory',
+    breaks: false,
+    apply: (dir, rand) => {
+      const d = pick(rand, subdirs(dir, 'entries'));
+      const to = join(dir, `entries/y${rand(10)}`);
+      if (d !== undefined && !existsSync(to)) renameSync(join(dir, d), to);
+    },
+  },
+  {
+    name: 'delete a directory and make it again',
+    breaks: true,
+    apply: (dir, rand) => {
+      const d = pick(rand, subdirs(dir, 'entries'));
+      if (d === undefined) return;
+      rmSync(join(dir, d), { recursive: true, maxRetries: 5 });
+      if (rand(3) === 0) return;
+      mkdirSync(join(dir, d));
+      for (let i = rand(3); i >= 0; i--) {
+        const date = randomDate(rand);
+        writeFileSync(join(dir, d, `${date}.html`), randomEntry(rand, date));
+      }
+    },
+  },
+  {
+    name: 'replace the whole entries tree',
+    breaks: true,
+    apply: (dir, rand) => {
+      const staged = join(dir, 'entries.new');
+      rmSync(staged, { recursive: true, force: true, maxRetries: 5 });
+      for (const f of contentFiles(dir, 'entries', '.html'))
+        if (rand(3) !== 0) write(dir, `entries.new/${f.slice('entries/'.length)}`, readFileSync(join(dir, f)));
+      const date = randomDate(rand);
+      write(dir, `entries.new/${date.slice(0, 4)}/${date}.html`, randomEntry(rand, date));
+      rmSync(join(dir, 'entries'), { recursive: true, force: true, maxRetries: 5 });
+      renameSync(staged, join(dir, 'entries'));
+    },
+  },
+  {
+    name: 'mass delete',
+    breaks: true,
+    apply: (dir, rand) => {
+      for (const f of contentFiles(dir, 'entries', '.html')) if (rand(2) === 0) rmSync(join(dir, f));
+    },
+  },
+  {
+    name: 'edit site.yaml',
+    breaks: false,
+    apply: (dir, rand) => {
+      writeFileSync(
+        join(dir, 'site.yaml'),
+        SITE_YAML.replace(
+          'pageSize: 3',
+          `pageSize: ${2 + rand(4)}${rand(2) === 0 ? '\ntitleConvention: every-year' : ''}`,
+        ),
+      );
+    },
+  },
+  {
+    name: 'edit categories.yaml',
+    breaks: false,
+    apply: (dir, rand) => {
+      writeFileSync(
+        join(dir, 'categories.yaml'),
+        CATEGORIES_YAML.replace('title: Servants', `title: Servants ${rand(100)}`),
+      );
+    },
+  },
+  {
+    name: 'break site.yaml',
+    breaks: true,
+    apply: (dir) => writeFileSync(join(dir, 'site.yaml'), 'apiOrigin: [unclosed\n'),
+  },
+  {
+    name: 'break categories.yaml',
+    breaks: true,
+    apply: (dir) => writeFileSync(join(dir, 'categories.yaml'), '- slug: people\n  title: [People\n'),
+  },
+  {
+    name: 'invalid edit of a file',
+    breaks: true,
+    apply: (dir, rand) => {
+      const f = anyFile(dir, rand);
+      if (f === undefined) return;
+      const bad = [
+        () => (f.endsWith('.html') ? '---\ndate: 1660-02-30\n---\n<p>x</p>\n' : 'id: twelve\ntitle: T\n'),
+        () =>
+          f.endsWith('.html')
+            ? '---\ndate: 1660-02-03\ntitle: The King comes aboard\n---\n'
+            : 'id: 5\ntitle: [unclosed\n',
+        () =>
+          Buffer.from(
+            f.endsWith('.html') ? '---\ndate: 1660-02-04\n---\n<p>caf\xe9</p>\n' : 'id: 5\ntitle: caf\xe9\n',
+            'latin1',
+          ),
+      ];
+      writeFileSync(join(dir, f), (pick(rand, bad) as () => string | Buffer)());
+    },
+  },
+  {
+    name: 'odd things named like content',
+    breaks: true,
+    apply: (dir, rand) => {
+      const d = pick(rand, [...subdirs(dir, 'entries'), 'entries', 'topics']);
+      if (d === undefined || !existsSync(join(dir, d))) return;
+      const name = join(dir, d, `odd${rand(5)}${d.startsWith('topics') ? '.yaml' : '.html'}`);
+      if (existsSync(name) || isLink(name)) return;
+      const kind = rand(3);
+      if (kind === 0) symlinkSync('nowhere', name);
+      else if (kind === 1) mkdirSync(name);
+      else spawnSync('mkfifo', [name]);
+    },
+  },
 ];
 
 function isLink(path: string): boolean {
@@ -300,7 +423,10 @@ export async function runRandomSequences(seed: number, run: RandomRun): Promise<
       expect(problemLines(report?.problems ?? []), `${label}: problems; ${where()}`).toEqual(expected.problems);
       return;
     }
-    expect(differing(readTree(outDir), expected.tree), `${label}: output differs from a cold build; ${where()}`).toEqual([]);
+    expect(
+      differing(readTree(outDir), expected.tree),
+      `${label}: output differs from a cold build; ${where()}`,
+    ).toEqual([]);
     for (const path of samplePaths(expected.tree, rand)) {
       expect(await answer(live.origin, path), `${label}: ${path}; ${where()}`).toBe(await answer(cold.origin, path));
     }
@@ -324,4 +450,3 @@ export async function runRandomSequences(seed: number, run: RandomRun): Promise<
   }
   return count;
 }
-

@@ -95,7 +95,12 @@ interface Playwright {
 /** Starts Chromium with a fresh profile in `profileDir` (a directory of the test's own). */
 export async function launchChromium(profileDir: string): Promise<BrowserContext> {
   const { chromium } = (await import(pathToFileURL(PLAYWRIGHT).href)) as Playwright;
-  return chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, timeout: 60_000 });
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    timeout: 60_000,
+  });
 }
 
 /** axe-core's script, to inject into a page. */
@@ -112,7 +117,8 @@ export interface AxeViolation {
 
 /** Runs axe-core on the page (injecting it first) and returns its violations. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.addScriptTag({ content: axeScript() });
+  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'")))
+    await page.addScriptTag({ content: axeScript() });
   return page.evaluate<AxeViolation[]>(
     "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))",
   );
