@@ -1,28 +1,11 @@
 // The YAML fast path returns exactly what the yaml package returns, or declines. Checked on a list
-// of edge cases and, when the benchmark's workload has been prepared (npm run bench), on every
-// content file of the whole diary and the full-scale encyclopedia.
+// of edge cases and on the sample content here; on every content file of the whole diary and the
+// full-scale encyclopedia in test/heavy/full-diary.test.ts.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isNode, isSeq, LineCounter, parse, parseDocument } from 'yaml';
 import { NO_FAST_PATH, parseSimpleYaml, parseSimpleYamlList } from '../generator/content/yaml-fast.ts';
-
-/** The package's answer, or an error marker. */
-function reference(text: string): unknown {
-  try {
-    return { ok: parse(text, { prettyErrors: true }) as unknown };
-  } catch {
-    return { error: true };
-  }
-}
-
-function agrees(text: string): boolean {
-  const fast = parseSimpleYaml(text);
-  if (fast === NO_FAST_PATH) return false;
-  expect({ ok: fast }, JSON.stringify(text)).toStrictEqual(reference(text));
-  return true;
-}
+import { agrees, agreesOnTree, listAgrees } from './helpers/yaml-agreement.ts';
 
 const TAKEN = [
   'id: 1\ntitle: Elizabeth Pepys\n',
@@ -94,24 +77,6 @@ const DECLINED = [
   'a: b\n...\n',
 ];
 
-/** The package's answer for a list: its items and the line of each, or an error marker. */
-function listReference(text: string): unknown {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
-  if (doc.errors.length > 0) return { error: true };
-  const itemLines = isSeq(doc.contents)
-    ? doc.contents.items.map((n) => counter.linePos(isNode(n) ? (n.range?.[0] ?? 0) : 0).line)
-    : [];
-  return { data: doc.toJS() as unknown, itemLines };
-}
-
-function listAgrees(text: string): boolean {
-  const fast = parseSimpleYamlList(text);
-  if (fast === NO_FAST_PATH) return false;
-  expect(fast, JSON.stringify(text)).toStrictEqual(listReference(text));
-  return true;
-}
-
 const LISTS_TAKEN = [
   '- slug: people\n  title: People\n',
   '- slug: people\n  title: People\n- slug: household\n  title: Household\n  parent: people\n',
@@ -151,38 +116,10 @@ describe('YAML fast path', () => {
     for (const text of DECLINED) expect(parseSimpleYaml(text), JSON.stringify(text)).toBe(NO_FAST_PATH);
   });
 
-  /** Every YAML text (topic files, front matter) under `dir`; returns [taken, total]. */
-  const agreesOnTree = (dir: string): [number, number] => {
-    let taken = 0;
-    let total = 0;
-    const visit = (d: string) => {
-      for (const e of readdirSync(d, { withFileTypes: true })) {
-        const path = join(d, e.name);
-        if (e.isDirectory()) visit(path);
-        else if (e.name.endsWith('.yaml') || e.name.endsWith('.html')) {
-          let text = readFileSync(path, 'utf8');
-          if (e.name.endsWith('.html')) text = text.slice(4, text.indexOf('\n---\n', 3) + 1);
-          total++;
-          if (e.name === 'categories.yaml' ? listAgrees(text) : agrees(text)) taken++;
-        }
-      }
-    };
-    visit(dir);
-    return [taken, total];
-  };
-
   it('agrees on every file of the sample content', () => {
     const [taken, total] = agreesOnTree(join(import.meta.dirname, '..', 'content'));
     expect(total).toBeGreaterThan(250);
     // Most take the fast path (each checked against the package above); the rest fall back.
     expect(taken / total).toBeGreaterThan(0.9);
-  });
-
-  const workload = join(import.meta.dirname, '..', '.cache', 'bench', 'content-1x');
-  it.runIf(existsSync(workload))('agrees on every file of the full-scale workload (after npm run bench)', () => {
-    const [taken, total] = agreesOnTree(workload);
-    // Nearly every real file is in the subset, categories.yaml included.
-    expect(taken / total).toBeGreaterThan(0.99);
-    expect(listAgrees(readFileSync(join(workload, 'categories.yaml'), 'utf8'))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // The whole diary at full scale: the Standard Ebooks edition through the importer, the full-scale
 // encyclopedia fixture, a build, and the HTTP contract end to end over every record.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../generator/import/report.ts';
@@ -10,6 +10,7 @@ import { type FixtureSummary, writeEncyclopediaFixture } from '../../scripts/fix
 import { defineContractTests } from '../contract/suite.ts';
 import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { agreesOnTree, listAgrees } from '../helpers/yaml-agreement.ts';
 
 const corpus = resolve(import.meta.dirname, '../../../shared/corpus/standard-ebooks-pepys-diary');
 const available = existsSync(join(corpus, 'text'));
@@ -53,6 +54,16 @@ describe.skipIf(!available)('the whole diary', () => {
         expect(report.entriesWritten).toBeLessThanOrEqual(3439);
         const assigned = Object.values(report.articleEntries);
         expect(assigned.length).toBe(report.articlesRead);
+      });
+
+      it('parses its content files with the YAML fast path exactly as the yaml package does', () => {
+        const [taken, total] = agreesOnTree(contentDir);
+        expect(total).toBe(
+          report.entriesWritten + fixture.topics.person + fixture.topics.place + fixture.topics.default + 2,
+        );
+        // Nearly every real file is in the fast path's subset (each checked against the package).
+        expect(taken / total).toBeGreaterThan(0.99);
+        expect(listAgrees(readFileSync(join(contentDir, 'categories.yaml'), 'utf8'))).toBe(true);
       });
 
       it('publishes the full-scale encyclopedia', async () => {
