@@ -5,7 +5,6 @@
 //
 //   npx tsx bench/compression.ts --out <built site> [--seconds 3] [--connections 10] [--rounds 3]
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { type ApiRequest, handle, splitTarget } from '../generator/core/handler.ts';
 import { compression } from '../generator/server/compress.ts';
 import { siteLoader } from '../generator/server/site.ts';
+import { startServer } from './server.ts';
 
 // What bench/autocannon.d.ts leaves out and this benchmark needs: request headers, bytes read.
 interface Request {
@@ -47,38 +47,6 @@ const outDir = resolve(values.out);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
-
-async function startServer(): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      'generator/cli/node-ts.mjs',
-      'generator/cli/start.ts',
-      '--no-build',
-      '--out',
-      outDir,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-    ],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const origin = await new Promise<string>((resolveOrigin, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${out}`)), 30_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolveOrigin(m[1] as string);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${out}`)));
-  });
-  return { child, origin };
-}
 
 const index = JSON.parse(readFileSync(join(outDir, SITE_INDEX_FILE), 'utf8')) as {
   entries: Array<[string, string, string]>;
@@ -178,7 +146,7 @@ async function cpuMicros(
 }
 
 const cells = new Map<string, { cpu: number[]; rps: number[]; p50: number[]; p99: number[]; bytes: number[] }>();
-const { child, origin } = await startServer();
+const { child, origin } = await startServer(repo, outDir);
 try {
   for (let round = 0; round < rounds; round++) {
     for (const s of scenarios) {

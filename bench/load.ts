@@ -10,13 +10,13 @@
 //
 //   node generator/cli/node-ts.mjs bench/load.ts <built output dir> [--seconds 30] [--connections 100,500]
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { pick, prng } from '../generator/core/random.ts';
 import { loadSite, queryString, rangeQueries } from './range.ts';
+import { startServer } from './server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -37,27 +37,6 @@ const repo = new URL('..', import.meta.url).pathname;
 function rssMB(pid: number): number {
   const kb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   return kb / 1024;
-}
-
-async function startServer(): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(
-    process.execPath,
-    ['generator/cli/node-ts.mjs', 'generator/cli/start.ts', '--no-build', '--out', outDir as string, '--port', '0'],
-    {
-      cwd: repo,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const origin = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-      if (m) resolve(m[1] as string);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${out}`)));
-  });
-  return { child, origin };
 }
 
 interface Request {
@@ -132,7 +111,7 @@ async function mixedRequests(origin: string, count: number): Promise<Request[]> 
   });
 }
 
-const { child, origin } = await startServer();
+const { child, origin } = await startServer(repo, outDir as string);
 try {
   const requests = await mixedRequests(origin, 5000);
   process.stdout.write(

@@ -27,8 +27,11 @@ export interface LoadOptions {
   durationSeconds: number;
 }
 
-/** `npm start -- --no-build` (without npm: node-ts.mjs, as npm runs it) on 127.0.0.1 and a free port. */
-async function startServer(repo: string, outDir: string): Promise<{ child: ChildProcess; origin: string }> {
+/**
+ * `npm start -- --no-build` (without npm: node-ts.mjs, as npm runs it) on 127.0.0.1 and a free
+ * port, its errors on this process's stderr. The caller stops it.
+ */
+export async function startServer(repo: string, outDir: string): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(
     process.execPath,
     [
@@ -42,7 +45,7 @@ async function startServer(repo: string, outDir: string): Promise<{ child: Child
       '--port',
       '0',
     ],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const origin = await new Promise<string>((resolve, reject) => {
     let out = '';

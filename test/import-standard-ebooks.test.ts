@@ -15,29 +15,11 @@ import { MARKER_FILE, RefusedError } from '../generator/output/guard.ts';
 import { runCli, UNPRIVILEGED } from './helpers/cli.ts';
 import { entryParts } from './helpers/content.ts';
 import { readTree } from './helpers/files.ts';
+import { importError, noteProblems } from './helpers/imported.ts';
 import { snapshot } from './helpers/snapshot.ts';
 import { tempDir as makeTempDir } from './helpers/temp.ts';
 
 const tempDir = () => makeTempDir('pepys-import-');
-
-/** Problems with an entry's note wiring: every reference has its note here, and back. */
-function noteProblems(file: string, text: string): string[] {
-  const { body, footnotes } = entryParts(text);
-  const problems: string[] = [];
-  const refs = [...body.matchAll(/<a href="#(note-\d+)"( id="noteref-(\d+)")?/g)];
-  const notes = new Set([...footnotes.matchAll(/<li id="(note-\d+)"/g)].map((m) => m[1]));
-  const refIds = new Set(refs.filter((m) => m[2]).map((m) => `note-${m[3]}`));
-  for (const m of refs)
-    if (!notes.has(m[1] as string)) problems.push(`${file}: ${m[1]} referenced but not in the footnotes`);
-  for (const note of notes)
-    if (!refIds.has(note as string)) problems.push(`${file}: ${note} printed but never referenced`);
-  for (const m of footnotes.matchAll(/href="#noteref-(\d+)"/g)) {
-    if (!body.includes(`id="noteref-${m[1]}"`)) problems.push(`${file}: backlink to missing noteref-${m[1]}`);
-  }
-  const ids = [...text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
-  if (new Set(ids).size !== ids.length) problems.push(`${file}: duplicate ids`);
-  return problems;
-}
 
 describe('calendar and text helpers', () => {
   it('converts the edition’s Gregorian dates to the diary’s Julian ones', () => {
@@ -224,16 +206,6 @@ describe('importer rules (synthetic edition)', () => {
     expect(again.get('entries/1660/1660-01-01.html')).toContain('https://example.com/diary/1660/02/14/#note-5');
   });
 });
-
-/** The error an import throws, or null. */
-function importError(edition: string, contentDir: string): Error | null {
-  try {
-    importStandardEbooks(edition, contentDir);
-    return null;
-  } catch (error) {
-    return error as Error;
-  }
-}
 
 /** A content directory holding an earlier import of the mini edition; returns it and its snapshot. */
 function earlierImport(): { contentDir: string; before: ReturnType<typeof snapshot> } {

@@ -15,6 +15,7 @@ import type { Model } from '../generator/core/model.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 import { openApiAjv, openApiChecker } from './contract/openapi-check.ts';
+import { CONTRACT_HEADERS } from './contract/suite.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
@@ -202,12 +203,7 @@ describe('the OpenAPI document of the sample build', () => {
   it('lets the contract suite’s checker catch an answer that drifts from it', () => {
     const checker = openApiChecker(doc);
     const headers = new Headers({
-      'content-type': 'application/json',
-      allow: 'GET, HEAD, OPTIONS',
-      vary: 'Cookie, Accept',
-      'x-content-type-options': 'nosniff',
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': 'ETag',
+      ...CONTRACT_HEADERS,
       'cache-control': 'public, max-age=0, must-revalidate',
       etag: '"0"',
     });

@@ -12,19 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { createApiServer } from '../generator/server/server.ts';
+import { CONTRACT_HEADERS } from './contract/suite.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
-const CONTRACT = {
-  'content-type': 'application/json',
-  allow: 'GET, HEAD, OPTIONS',
-  vary: 'Cookie, Accept',
-  'x-content-type-options': 'nosniff',
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag',
-};
 
 /** Sends raw bytes and returns the raw response (the server closes, or we stop after `wait`). */
 function raw(origin: string, request: string | Buffer, wait = 2000): Promise<string> {
@@ -62,7 +55,7 @@ function parseRaw(text: string): RawResponse {
 
 function expectContract(headers: Record<string, string> | Headers, label: string): void {
   const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers[name] ?? null));
-  for (const [name, value] of Object.entries(CONTRACT)) expect(get(name), `${label}: ${name}`).toBe(value);
+  for (const [name, value] of Object.entries(CONTRACT_HEADERS)) expect(get(name), `${label}: ${name}`).toBe(value);
 }
 
 describe('local server: validators, ranges and paths', () => {

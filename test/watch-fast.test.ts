@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { prng } from '../generator/core/random.ts';
 import { BuildSession, type RebuildReport } from '../generator/watch/session.ts';
-import { entryFile, writeContent } from './helpers/content.ts';
+import { CATEGORIES_YAML, entryFile, writeContent } from './helpers/content.ts';
 import { readTree } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -27,17 +27,7 @@ const CATEGORIES = ['people', 'household', 'servants'];
 function site(): Record<string, string> {
   const files: Record<string, string> = {
     'site.yaml': 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\npageSize: 3\n',
-    'categories.yaml': [
-      '- slug: people',
-      '  title: People',
-      '- slug: household',
-      '  title: Household',
-      '  parent: people',
-      '- slug: servants',
-      '  title: Servants',
-      '  parent: household',
-      '',
-    ].join('\n'),
+    'categories.yaml': CATEGORIES_YAML,
   };
   for (let id = 1; id <= TOPICS; id++)
     files[`topics/${id}.yaml`] = `id: ${id}\ntitle: Topic ${id}\ncategories: [${CATEGORIES[id % 3]}]\n`;

@@ -20,8 +20,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-// PEPYS_TS_CACHE: another directory (the tests use a temporary one).
-const CACHE_DIR = resolve(process.env.PEPYS_TS_CACHE || resolve(REPO, 'node_modules/.cache/node-ts'));
+/** Where bundles and ts-hooks.mjs's stripped files are kept; PEPYS_TS_CACHE: elsewhere (the tests). */
+export const CACHE_DIR = resolve(process.env.PEPYS_TS_CACHE || resolve(REPO, 'node_modules/.cache/node-ts'));
 /** Changed whenever what this file makes changes: old bundles are then never used. */
 const FORMAT = 1;
 
@@ -32,8 +32,18 @@ function fromTsx() {
   return createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
 }
 
-function esbuildOf() {
+/** esbuild, as tsx installs it. */
+export function esbuildOf() {
   return fromTsx()('esbuild');
+}
+
+/** esbuild's version (a new version may strip differently), or null when there is no esbuild. */
+export function esbuildVersion() {
+  try {
+    return JSON.parse(readFileSync(fromTsx().resolve('esbuild/package.json'), 'utf8')).version;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -61,7 +71,7 @@ function fresh(manifest) {
 }
 
 /** Writes `data` to `file` whole or not at all (another process may be reading or writing it). */
-function writeAtomically(file, data) {
+export function writeAtomically(file, data) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     writeFileSync(temp, data);
@@ -78,13 +88,9 @@ function writeAtomically(file, data) {
  */
 export async function bundleOf(entry) {
   if (!bundleable(entry)) return null;
-  let esbuildVersion;
-  try {
-    esbuildVersion = JSON.parse(readFileSync(fromTsx().resolve('esbuild/package.json'), 'utf8')).version;
-  } catch {
-    return null;
-  }
-  const key = hash(`${FORMAT}\0${esbuildVersion}\0${entry}`);
+  const version = esbuildVersion();
+  if (version === null) return null;
+  const key = hash(`${FORMAT}\0${version}\0${entry}`);
   const manifestFile = resolve(CACHE_DIR, `${key}.json`);
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));

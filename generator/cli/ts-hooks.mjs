@@ -11,18 +11,11 @@
 // (verbatimModuleSyntax), as Node's own type stripping keeps them.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CACHE_DIR, esbuildOf, esbuildVersion, writeAtomically } from './ts-bundle.mjs';
 
-// esbuild as tsx (a dependency of this project) installs it: resolved from tsx's own place, so
-// that it is found however npm lays out node_modules.
-const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-
-// PEPYS_TS_CACHE: another directory (the tests use a temporary one).
-const CACHE_DIR = process.env.PEPYS_TS_CACHE
-  ? pathToFileURL(`${process.env.PEPYS_TS_CACHE}/`)
-  : new URL('../../node_modules/.cache/node-ts/', import.meta.url);
 const OPTIONS = {
   loader: 'ts',
   format: 'esm',
@@ -30,31 +23,15 @@ const OPTIONS = {
   sourcemap: 'inline',
   tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
 };
-
-let esbuild = null;
-let esbuildVersion = null;
-
-/** esbuild's version, read once: a new version may strip differently. */
-function version() {
-  if (esbuildVersion === null) {
-    try {
-      esbuildVersion = JSON.parse(readFileSync(fromTsx.resolve('esbuild/package.json'), 'utf8')).version;
-    } catch {
-      esbuildVersion = 'unknown';
-    }
-  }
-  return esbuildVersion;
-}
+const VERSION = esbuildVersion() ?? 'unknown';
 
 /** Keeps the JavaScript of one file; a cache that cannot be written is no cache, not an error. */
 function keep(file, code) {
-  const temp = `${fileURLToPath(file)}.${process.pid}.tmp`;
   try {
     mkdirSync(CACHE_DIR, { recursive: true });
-    writeFileSync(temp, code);
-    renameSync(temp, file);
+    writeAtomically(file, code);
   } catch {
-    rmSync(temp, { force: true });
+    // Stripped again next time.
   }
 }
 
@@ -63,17 +40,16 @@ export async function load(url, context, nextLoad) {
   const path = fileURLToPath(url);
   const source = readFileSync(path, 'utf8');
   const key = createHash('sha256')
-    .update(`${version()}\0${JSON.stringify(OPTIONS)}\0${path}\0`)
+    .update(`${VERSION}\0${JSON.stringify(OPTIONS)}\0${path}\0`)
     .update(source)
     .digest('hex');
-  const cached = new URL(`${key.slice(0, 40)}.mjs`, CACHE_DIR);
+  const cached = join(CACHE_DIR, `${key.slice(0, 40)}.mjs`);
   try {
     return { format: 'module', source: readFileSync(cached, 'utf8'), shortCircuit: true };
   } catch {
     // Not stripped yet.
   }
-  esbuild ??= await import(pathToFileURL(fromTsx.resolve('esbuild')).href);
-  const { code } = esbuild.transformSync(source, { ...OPTIONS, sourcefile: path });
+  const { code } = esbuildOf().transformSync(source, { ...OPTIONS, sourcefile: path });
   keep(cached, code);
   return { format: 'module', source: code, shortCircuit: true };
 }

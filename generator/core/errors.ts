@@ -13,6 +13,18 @@ export function errorBody(error: ApiError): string {
   return pretty(body);
 }
 
+/** The reason phrases of the statuses the API answers with (an HTTP status line, the HTML view). */
+export const REASON_PHRASES: Readonly<Record<number, string>> = {
+  200: 'OK',
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
 export const NOT_FOUND: ApiError = { status: 404, detail: 'Not found.' };
 export const INVALID_PAGE: ApiError = { status: 404, detail: 'Invalid page.' };
 

@@ -6,6 +6,7 @@
 // of the JSON answer, and a form to try a date range. One self-contained document: inline CSS, no
 // script, nothing from any other origin; it works offline and without JavaScript. Runtime-free.
 
+import { REASON_PHRASES } from './errors.ts';
 import { entryFilters, type ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL } from './pagination.ts';
 
@@ -21,17 +22,6 @@ export interface HtmlViewInput {
   /** `{base}` of the API URLs in the body; those link to the same path on the page's origin. */
   apiOrigin?: string | undefined;
 }
-
-const REASONS: Readonly<Record<number, string>> = {
-  200: 'OK',
-  400: 'Bad Request',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
 
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -127,7 +117,7 @@ function apiParts(path: string): string[] | null {
 }
 
 function heading(parts: string[] | null, data: unknown, status: number): string {
-  if (status >= 400) return `${status} ${REASONS[status] ?? 'Error'}`;
+  if (status >= 400) return `${status} ${REASON_PHRASES[status] ?? 'Error'}`;
   if (parts === null) return 'Pepys diary API';
   const [collection = '', key] = parts;
   if (parts.length === 0) return 'Pepys diary API';
@@ -250,7 +240,7 @@ export function renderHtmlView(input: HtmlViewInput): string {
     typeof (data as { detail?: unknown }).detail === 'string'
       ? `<p class="detail">${escText((data as { detail: string }).detail)}</p>`
       : '';
-  const statusLine = `HTTP ${status} ${REASONS[status] ?? ''}`.trimEnd();
+  const statusLine = `HTTP ${status} ${REASON_PHRASES[status] ?? ''}`.trimEnd();
   const headerLines = Object.entries(input.jsonHeaders)
     .map(([k, v]) => `${k}: ${v}`)
     .join('\n');

@@ -13,6 +13,7 @@
 
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { ContentCoder } from '../core/handler.ts';
+import { boundedCache } from './bounded-cache.ts';
 
 export type Coding = 'br' | 'gzip';
 
@@ -51,8 +52,7 @@ export function negotiateCoding(acceptEncoding: string | null): Coding | null {
   return gzip > 0 ? 'gzip' : null;
 }
 
-const cache = new Map<string, Uint8Array>();
-let cached = 0;
+const cache = boundedCache<Uint8Array>(CACHE_BYTES);
 
 /** The body compressed with `coding`. */
 function compressBody(body: Uint8Array, coding: Coding): Uint8Array {
@@ -75,12 +75,7 @@ function compressed(body: Uint8Array, coding: Coding, etag: string | undefined):
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const out = compressBody(body, coding);
-  if (cached + out.length > CACHE_BYTES) {
-    cache.clear();
-    cached = 0;
-  }
-  cache.set(key, out);
-  cached += out.length;
+  cache.set(key, out, out.length);
   return out;
 }
 

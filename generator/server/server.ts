@@ -5,13 +5,13 @@
 //
 // The handler's answer is a function of the generation of the site and of the request: its
 // method, its target and the few headers it reads (ANSWER_HEADERS). So each generation keeps its
-// answers by those (site.ts AnswerCache), and a request asked before is answered without the
+// answers by those (site.ts, bounded-cache.ts), and a request asked before is answered without the
 // handler: no parsing of the query, no hashing of the bytes for the ETag, no compression. Should
 // the handler ever read another header, that answer is not kept. Server errors are never kept.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ApiError } from '../core/errors.ts';
+import { type ApiError, methodNotAllowed, REASON_PHRASES } from '../core/errors.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, handle, splitTarget } from '../core/handler.ts';
 import { compression } from './compress.ts';
 import { siteLoader } from './site.ts';
@@ -112,7 +112,8 @@ export function createApiServer(options: ServerOptions): Server {
     const r = await answer(request);
     // Kept only when it surely came from the generation looked up first (no retry, no swap seen).
     const now = site.current();
-    if (keyed && r.status < 500 && loaded.ok && now.ok && now.value === loaded.value) loaded.value.answers.set(key, r);
+    if (keyed && r.status < 500 && loaded.ok && now.ok && now.value === loaded.value)
+      loaded.value.answers.set(key, r, r.body.length + key.length);
     return r;
   };
 
@@ -160,25 +161,14 @@ function rejection(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): ApiResp
   else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') error = { status: 408, detail: 'Request timeout.' };
   else if (err.code === 'HPE_INVALID_METHOD') {
     const method = err.rawPacket?.toString('latin1').split(' ', 1)[0] ?? '';
-    if (TOKEN.test(method)) error = { status: 405, detail: `Method "${method}" not allowed.` };
+    if (TOKEN.test(method)) error = methodNotAllowed(method);
   }
   return errorResponse(BLANK, error);
 }
 
-const REASONS: Record<number, string> = {
-  200: 'OK',
-  400: 'Bad Request',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 /** A whole HTTP/1.1 response, for a socket the server no longer parses; the connection closes. */
 function rawResponse(r: ApiResponse): Buffer {
-  const lines = [`HTTP/1.1 ${r.status} ${REASONS[r.status] ?? ''}`];
+  const lines = [`HTTP/1.1 ${r.status} ${REASON_PHRASES[r.status] ?? ''}`];
   for (const [k, v] of Object.entries(r.headers)) lines.push(`${k}: ${v}`);
   lines.push(`Content-Length: ${r.body.length}`, 'Connection: close', '', '');
   return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), r.sendBody ? r.body : Buffer.alloc(0)]);

@@ -17,12 +17,13 @@ import { SITE_INDEX_FILE } from '../core/files.ts';
 import type { ApiResponse, ReadFile } from '../core/handler.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { parseSiteIndex, type SiteIndex } from '../core/site-index.ts';
+import { type BoundedCache, boundedCache } from './bounded-cache.ts';
 
 export interface Site {
   index: SiteIndex;
   read: ReadFile;
   /** Answers given from this generation, by request (server.ts answerKey). */
-  answers: AnswerCache;
+  answers: BoundedCache<ApiResponse>;
 }
 
 /** Bytes of files kept in memory per generation; past it, the cache starts over. */
@@ -30,26 +31,6 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 /** Bytes and number of answers kept per generation; past either, the cache starts over. */
 const ANSWER_BYTES = 32 * 1024 * 1024;
 const ANSWERS = 50_000;
-
-/** Answers by request, within a budget: a client asking for ever new URLs cannot fill memory. */
-class AnswerCache {
-  private readonly map = new Map<string, ApiResponse>();
-  private bytes = 0;
-
-  get(key: string): ApiResponse | undefined {
-    return this.map.get(key);
-  }
-
-  set(key: string, response: ApiResponse): void {
-    const size = response.body.length + key.length;
-    if (this.bytes + size > ANSWER_BYTES || this.map.size >= ANSWERS) {
-      this.map.clear();
-      this.bytes = 0;
-    }
-    this.map.set(key, response);
-    this.bytes += size;
-  }
-}
 
 function identity(path: string): string | null {
   try {
@@ -72,22 +53,16 @@ function readWhole(path: string): Uint8Array | null {
 }
 
 function generation(root: string, index: SiteIndex): Site {
-  const cache = new Map<string, Uint8Array>();
-  let cached = 0;
+  const files = boundedCache<Uint8Array>(CACHE_BYTES);
   return {
     index,
-    answers: new AnswerCache(),
+    answers: boundedCache<ApiResponse>(ANSWER_BYTES, ANSWERS),
     read: (file) => {
-      const hit = cache.get(file);
+      const hit = files.get(file);
       if (hit !== undefined) return hit;
       const bytes = readWhole(join(root, file));
       if (bytes === null) return null;
-      if (cached + bytes.length > CACHE_BYTES) {
-        cache.clear();
-        cached = 0;
-      }
-      cache.set(file, bytes);
-      cached += bytes.length;
+      files.set(file, bytes, bytes.length);
       return bytes;
     },
   };

@@ -341,22 +341,7 @@ export class BuildSession {
       }
       if (fragments !== null) this.keepBasis({ model: v.model, fragments });
       const t3 = performance.now();
-      const target = otherSlot(this.live);
-      const targetDir = slotDir(this.options.outDir, target);
-      // The inactive tree equals the live one (the catch-up saw to it): what differs from it is
-      // exactly what differs from the live site.
-      const diverged = this.diverged;
-      this.diverged = true;
-      const changed = applyFiles(targetDir, this.trees[target], ofOutput(files));
-      if (changed.length > 0 || diverged) {
-        if (!changed.includes(SITE_INDEX_FILE)) this.restamp(targetDir);
-        pointAt(this.options.outDir, target);
-        this.live = target;
-        this.behind = true;
-        this.scheduleCatchUp();
-      }
-      this.diverged = false;
-      this.needsRender = false;
+      const changed = this.goLive((dir, tree) => applyFiles(dir, tree, ofOutput(files)));
       const t4 = performance.now();
       return {
         ok: true,
@@ -462,20 +447,7 @@ export class BuildSession {
     });
     this.lastProblems = null;
     const t3 = performance.now();
-    const target = otherSlot(this.live);
-    const targetDir = slotDir(this.options.outDir, target);
-    const diverged = this.diverged;
-    this.diverged = true;
-    const changed = applySome(targetDir, this.trees[target], files);
-    if (changed.length > 0 || diverged) {
-      if (!changed.includes(SITE_INDEX_FILE)) this.restamp(targetDir);
-      pointAt(this.options.outDir, target);
-      this.live = target;
-      this.behind = true;
-      this.scheduleCatchUp();
-    }
-    this.diverged = false;
-    this.needsRender = false;
+    const changed = this.goLive((dir, tree) => applySome(dir, tree, files));
     const t4 = performance.now();
     return {
       ok: true,
@@ -484,7 +456,7 @@ export class BuildSession {
       error: null,
       skipped: false,
       fast: true,
-      files: this.trees[target].size,
+      files: this.trees[this.live].size,
       changed,
       caughtUp,
       timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
@@ -508,6 +480,31 @@ export class BuildSession {
    * and a tree that goes live again after being brought up to date in place must not look like
    * the one it loaded before.
    */
+  /**
+   * Brings the inactive tree up to the new site with `apply` (given its directory and what it
+   * holds; it returns the paths it changed), and makes that tree live if anything changed, or if
+   * an earlier attempt may have left it different from the live one. Returns the changed paths.
+   * The inactive tree equals the live one (the catch-up saw to it): what differs from it is
+   * exactly what differs from the live site.
+   */
+  private goLive(apply: (dir: string, tree: Tree) => string[]): string[] {
+    const target = otherSlot(this.live);
+    const targetDir = slotDir(this.options.outDir, target);
+    const diverged = this.diverged;
+    this.diverged = true;
+    const changed = apply(targetDir, this.trees[target]);
+    if (changed.length > 0 || diverged) {
+      if (!changed.includes(SITE_INDEX_FILE)) this.restamp(targetDir);
+      pointAt(this.options.outDir, target);
+      this.live = target;
+      this.behind = true;
+      this.scheduleCatchUp();
+    }
+    this.diverged = false;
+    this.needsRender = false;
+    return changed;
+  }
+
   private restamp(dir: string): void {
     const stamp = Math.max(Date.now() / 1000, this.lastStamp + 0.001);
     this.lastStamp = stamp;

@@ -51,7 +51,8 @@ interface Envelope<T> {
 }
 type Json = Record<string, unknown>;
 
-const CONTRACT_HEADERS = {
+/** The contract's headers of every JSON answer, with the values they always have. */
+export const CONTRACT_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
   allow: 'GET, HEAD, OPTIONS',
   vary: 'Cookie, Accept',

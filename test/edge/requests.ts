@@ -3,6 +3,25 @@
 // unknown parameters), details known and unknown, other paths and methods. Deterministic: the
 // same seed gives the same requests, in Node and in Deno alike.
 
+/**
+ * Every header the handler sets: what two runtimes answering the same request must agree on.
+ * What else each server adds (Date, Content-Length, Connection, Content-Encoding when the client
+ * accepts gzip) belongs to the transport, not the contract.
+ */
+export const CONTRACT_HEADER_NAMES = [
+  'content-type',
+  'allow',
+  'vary',
+  'etag',
+  'cache-control',
+  'x-content-type-options',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+] as const;
+
 export interface RandomRequest {
   method: string;
   /** Path and query, e.g. `/api/v1/entries?start=1660-01-01&page=2`. */

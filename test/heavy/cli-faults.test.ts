@@ -41,6 +41,13 @@ function unmount(dir: string): void {
   mounted.splice(i, 1);
   if (!succeeds('umount', [dir])) succeeds('umount', ['-l', dir]);
 }
+/** A fresh tmpfs of `size` mounted in a new temporary directory (unmounted by the test, or after all). */
+function tmpfs(prefix: string, size: string): string {
+  const mnt = join(tempDir(prefix), 'disk');
+  mkdirSync(mnt);
+  mount(['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs'], mnt);
+  return mnt;
+}
 // Before the temporary directories are removed (a mount inside one would stop that).
 afterAll(() => {
   for (const dir of [...mounted].reverse()) unmount(dir);
@@ -75,6 +82,10 @@ function expectOneLine(r: CliResult, status: number, line: RegExp): void {
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
 
+/** The previous output: a build of `content` for another origin than the next one's. */
+const oldBuild = (content: string, out: string) =>
+  build({ contentDir: content, outDir: out, quiet: true, env: {}, overrides: { apiOrigin: 'https://old.test' } });
+
 const buildArgs = (content: string, out: string, origin: string) => [
   '--quiet',
   '--content',
@@ -88,18 +99,10 @@ const buildArgs = (content: string, out: string, origin: string) => [
 describe.skipIf(!canMount)('a full disk, a read-only file system, mount points', { concurrent: true }, () => {
   it('disk full (ENOSPC): one line, exit 1, the previous output whole; the next build, with room, succeeds', async () => {
     const content = writeContent(smallSite());
-    const mnt = join(tempDir('pepys-full-'), 'disk');
-    mkdirSync(mnt);
-    mount(['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs'], mnt);
+    const mnt = tmpfs('pepys-full-', '8m');
     try {
       const out = join(mnt, 'public');
-      await build({
-        contentDir: content,
-        outDir: out,
-        quiet: true,
-        env: {},
-        overrides: { apiOrigin: 'https://old.test' },
-      });
+      await oldBuild(content, out);
       const before = snapshot(out);
       // Fill the disk but for 64 KiB: the new tree cannot be written beside the old one.
       const { bavail, bsize } = statfsSync(mnt);
@@ -123,18 +126,10 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
 
   it('read-only file system (EROFS): one line, exit 1, the previous output whole', async () => {
     const content = writeContent(smallSite());
-    const mnt = join(tempDir('pepys-ro-'), 'disk');
-    mkdirSync(mnt);
-    mount(['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs'], mnt);
+    const mnt = tmpfs('pepys-ro-', '8m');
     try {
       const out = join(mnt, 'public');
-      await build({
-        contentDir: content,
-        outDir: out,
-        quiet: true,
-        env: {},
-        overrides: { apiOrigin: 'https://old.test' },
-      });
+      await oldBuild(content, out);
       const before = snapshot(out);
       execFileSync('mount', ['-o', 'remount,ro', mnt]);
       const r = await runCli('build', buildArgs(content, out, 'https://new.test'));
@@ -151,9 +146,7 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
 
   it('an output that is a mount point: refused before any work, saying what to do (exit 2)', async () => {
     const content = writeContent(smallSite());
-    const mnt = join(tempDir('pepys-mnt-'), 'disk');
-    mkdirSync(mnt);
-    mount(['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs'], mnt);
+    const mnt = tmpfs('pepys-mnt-', '1m');
     try {
       const r = await runCli('build', buildArgs(content, mnt, 'https://new.test'));
       expectOneLine(
@@ -171,13 +164,7 @@ describe.skipIf(!canMount)('a full disk, a read-only file system, mount points',
     const content = writeContent(smallSite());
     const parent = tempDir('pepys-bind-');
     const out = join(parent, 'public');
-    await build({
-      contentDir: content,
-      outDir: out,
-      quiet: true,
-      env: {},
-      overrides: { apiOrigin: 'https://old.test' },
-    });
+    await oldBuild(content, out);
     const before = snapshot(out);
     mount(['--bind', out], out);
     try {
@@ -200,13 +187,7 @@ describe.skipIf(asUser === null)('permission denied', () => {
     const content = writeContent(smallSite());
     const parent = join(tempDir('pepys-acces-'), 'site');
     const out = join(parent, 'public');
-    await build({
-      contentDir: content,
-      outDir: out,
-      quiet: true,
-      env: {},
-      overrides: { apiOrigin: 'https://old.test' },
-    });
+    await oldBuild(content, out);
     const before = snapshot(out);
     chmodSync(parent, 0o555);
     try {
@@ -229,13 +210,7 @@ describe.skipIf(asUser === null)('an output someone made read-only', () => {
     const content = writeContent(smallSite());
     const parent = join(tempDir('pepys-ro-out-'), 'site');
     const out = join(parent, 'public');
-    await build({
-      contentDir: content,
-      outDir: out,
-      quiet: true,
-      env: {},
-      overrides: { apiOrigin: 'https://old.test' },
-    });
+    await oldBuild(content, out);
     chmodSync(out, 0o555);
     chmodSync(join(out, 'api'), 0o555);
     const r = await runCli('build', buildArgs(content, out, 'https://new.test'), { wrap: asUser ?? [] });
@@ -260,13 +235,7 @@ describe.skipIf(!canChattr)('operation not permitted', () => {
     const content = writeContent(smallSite());
     const parent = join(tempDir('pepys-eperm-'), 'site');
     const out = join(parent, 'public');
-    await build({
-      contentDir: content,
-      outDir: out,
-      quiet: true,
-      env: {},
-      overrides: { apiOrigin: 'https://old.test' },
-    });
+    await oldBuild(content, out);
     const before = snapshot(out);
     execFileSync('chattr', ['+i', parent]);
     try {

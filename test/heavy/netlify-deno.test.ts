@@ -20,25 +20,12 @@ import {
   writeNetlifyFunction,
 } from '../../generator/deploy/netlify/generate.ts';
 import { denoDir, emulatorInstalled, INSTALL } from '../../tools/netlify/emulator.ts';
-import { randomRequests } from '../edge/requests.ts';
+import { BROWSER_ACCEPT } from '../contract/suite.ts';
+import { CONTRACT_HEADER_NAMES, randomRequests } from '../edge/requests.ts';
 import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CONTRACT_HEADERS = [
-  'content-type',
-  'allow',
-  'vary',
-  'etag',
-  'cache-control',
-  'x-content-type-options',
-  'access-control-allow-origin',
-  'access-control-expose-headers',
-  'access-control-allow-methods',
-  'access-control-allow-headers',
-  'access-control-max-age',
-];
-const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 120_000 });
 
@@ -139,7 +126,7 @@ describe.runIf(installed)('Netlify edge function in Deno', () => {
           requests.slice(i, i + 8).map(async ({ method, path, requestHeaders }) => {
             const res = await fetch(site.origin + path, { method, headers: requestHeaders });
             const headers: Record<string, string | null> = {};
-            for (const h of CONTRACT_HEADERS) headers[h] = res.headers.get(h);
+            for (const h of CONTRACT_HEADER_NAMES) headers[h] = res.headers.get(h);
             return { method, path, requestHeaders, status: res.status, headers, body: await res.text() };
           }),
         )),

@@ -22,12 +22,11 @@ import { parse, stringify } from 'yaml';
 import { CDN_CACHE_CONTROL, NETLIFY_VARY } from '../../generator/deploy/netlify/cache.ts';
 import { FUNCTION_NAME } from '../../generator/deploy/netlify/generate.ts';
 import { type Emulation, emulatorInstalled, INSTALL, startEmulation } from '../../tools/netlify/emulator.ts';
-import { defineContractTests } from '../contract/suite.ts';
+import { BROWSER_ACCEPT, defineContractTests } from '../contract/suite.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', '..', 'content');
 const ENTRIES_A_YEAR = 1;
-const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 

@@ -20,21 +20,24 @@ export function entryFile(date: string, frontMatter = '', body = `<p>Text of ${d
   return `---\ndate: ${date}\n${frontMatter}---\n${body}\n`;
 }
 
+/** categories.yaml of three categories in three levels: people > household > servants. */
+export const CATEGORIES_YAML = [
+  '- slug: people',
+  '  title: People',
+  '- slug: household',
+  '  title: Household',
+  '  parent: people',
+  '- slug: servants',
+  '  title: Servants',
+  '  parent: household',
+  '',
+].join('\n');
+
 /** A small valid site: three categories in three levels, two topics, three entries. */
 export function smallSite(): Record<string, string> {
   return {
     'site.yaml': 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\n',
-    'categories.yaml': [
-      '- slug: people',
-      '  title: People',
-      '- slug: household',
-      '  title: Household',
-      '  parent: people',
-      '- slug: servants',
-      '  title: Servants',
-      '  parent: household',
-      '',
-    ].join('\n'),
+    'categories.yaml': CATEGORIES_YAML,
     'topics/1.yaml': 'id: 1\ntitle: Jane\nkind: person\ncategories: [servants]\n',
     'topics/2.yaml': 'id: 2\ntitle: Axe Yard\nkind: place\ncategories: [household]\n',
     'entries/1660/1660-01-01.html': entryFile('1660-01-01', 'topics: [1, 2]\n'),

@@ -24,7 +24,7 @@ import { loadContent } from '../../generator/content/load.ts';
 import { ContentError } from '../../generator/content/problems.ts';
 import { prng } from '../../generator/core/random.ts';
 import { startWatching, type WatchOptions } from '../../generator/watch/watch.ts';
-import { entryFile, writeContent } from './content.ts';
+import { CATEGORIES_YAML, entryFile, writeContent } from './content.ts';
 import { readTree } from './files.ts';
 import { tempDir } from './temp.ts';
 import { answer, coldBuild, differing, problemLines, samplePaths, serve } from './watch-check.ts';
@@ -32,17 +32,6 @@ import { answer, coldBuild, differing, problemLines, samplePaths, serve } from '
 export type Rand = (n: number) => number;
 
 export const SITE_YAML = 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\npageSize: 3\n';
-const CATEGORIES_YAML = [
-  '- slug: people',
-  '  title: People',
-  '- slug: household',
-  '  title: Household',
-  '  parent: people',
-  '- slug: servants',
-  '  title: Servants',
-  '  parent: household',
-  '',
-].join('\n');
 
 /** The starting site: a dozen entries in two years, six topics, three categories. */
 export function randomSite(): Record<string, string> {
