@@ -3,6 +3,7 @@
 // own import.meta, and without a bundle the modules load one by one with the same result.
 
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -78,10 +79,19 @@ describe('node-ts.mjs', () => {
     expect(made, 'a bundle was made').toBeDefined();
     expect(Object.keys(made?.inputs ?? {}).sort()).toEqual([join(DIR, 'main.ts'), join(DIR, 'sub', 'value.ts')]);
 
-    // The bundle is what runs: a change made to it shows (and is gone with the next edit).
-    const bundleFile = join(CACHE, made?.bundle as string);
-    writeFileSync(bundleFile, readFileSync(bundleFile, 'utf8').replace('"first"', '"from the bundle"'));
+    // The bundle the manifest names is what runs: another one, named by its bytes as bundles
+    // are, is run in its place.
+    const manifestFile = join(CACHE, readdirSync(CACHE).find((n) => n.endsWith('.json')) as string);
+    const key = (made?.bundle as string).split('.')[0] as string;
+    const other = readFileSync(join(CACHE, made?.bundle as string), 'utf8').replace('"first"', '"from the bundle"');
+    const otherName = `${key}.${createHash('sha256').update(other).digest('hex').slice(0, 40)}.mjs`;
+    writeFileSync(join(CACHE, otherName), other);
+    writeFileSync(manifestFile, JSON.stringify({ ...made, bundle: otherName }));
     expect(JSON.parse(run()).value).toBe('from the bundle');
+
+    // A bundle whose bytes are not those it is named by (cut short by a crash) is made again.
+    writeFileSync(join(CACHE, otherName), '');
+    expect(JSON.parse(run()).value).toBe('first');
 
     // An edit of an imported file, of the same size: the bundle is made again.
     writeFileSync(

@@ -70,6 +70,19 @@ function fresh(manifest) {
   return true;
 }
 
+/**
+ * Whether a bundle holds the bytes its name was made from: a file cut short (a machine that
+ * stopped before the disk had it) is made again, not run as an empty or broken module.
+ */
+function whole(bundle) {
+  const named = bundle.slice(0, -'.mjs'.length).split('.').pop();
+  try {
+    return hash(readFileSync(bundle)) === named;
+  } catch {
+    return false;
+  }
+}
+
 /** Writes `data` to `file` whole or not at all (another process may be reading or writing it). */
 export function writeAtomically(file, data) {
   const temp = `${file}.${process.pid}.tmp`;
@@ -94,7 +107,8 @@ export async function bundleOf(entry) {
   const manifestFile = resolve(CACHE_DIR, `${key}.json`);
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-    if (fresh(manifest)) return resolve(CACHE_DIR, manifest.bundle);
+    const bundle = resolve(CACHE_DIR, manifest.bundle);
+    if (fresh(manifest) && whole(bundle)) return bundle;
   } catch {
     // No bundle yet, or one being replaced.
   }
