@@ -76,14 +76,14 @@ describe('node-ts.mjs', () => {
       args: ['an-argument'],
     });
     const [made] = manifests();
-    expect(made, 'a bundle was made').toBeDefined();
-    expect(Object.keys(made?.inputs ?? {}).sort()).toEqual([join(DIR, 'main.ts'), join(DIR, 'sub', 'value.ts')]);
+    if (made === undefined) throw new Error('no bundle was made');
+    expect(Object.keys(made.inputs).sort()).toEqual([join(DIR, 'main.ts'), join(DIR, 'sub', 'value.ts')]);
 
     // The bundle the manifest names is what runs: another one, named by its bytes as bundles
     // are, is run in its place.
     const manifestFile = join(CACHE, readdirSync(CACHE).find((n) => n.endsWith('.json')) as string);
-    const key = (made?.bundle as string).split('.')[0] as string;
-    const other = readFileSync(join(CACHE, made?.bundle as string), 'utf8').replace('"first"', '"from the bundle"');
+    const key = made.bundle.split('.')[0] as string;
+    const other = readFileSync(join(CACHE, made.bundle), 'utf8').replace('"first"', '"from the bundle"');
     const otherName = `${key}.${createHash('sha256').update(other).digest('hex').slice(0, 40)}.mjs`;
     writeFileSync(join(CACHE, otherName), other);
     writeFileSync(manifestFile, JSON.stringify({ ...made, bundle: otherName }));
