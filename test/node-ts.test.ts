@@ -23,6 +23,8 @@ function run(env: Record<string, string> = {}): string {
       cwd: REPO,
       env: { ...process.env, PEPYS_TS_CACHE: CACHE, ...env },
       encoding: 'utf8',
+      // A failure's stderr is asserted, not shown.
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
 }
