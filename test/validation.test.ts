@@ -135,6 +135,30 @@ describe('content validation', () => {
     expectProblem(problems, 'entries/y.html', 1, /must start with a "---" line/);
   });
 
+  it('locates hostile keys as text, never as a regular expression (security)', async () => {
+    // Once, "(a+)+c" became a pattern with catastrophic backtracking against the line of a's, and
+    // "a[b" an invalid pattern that aborted the build without a location.
+    const problems = await problemsOf({
+      ...smallSite(),
+      'topics/4.yaml': `id: 4\ntitle: Odd\n"(a+)+c": 1\nnote: ${'a'.repeat(38)}\n"a[b": 2\n'x.*': 3\n`,
+    });
+    expectProblem(problems, 'topics/4.yaml', 3, /unknown field "\(a\+\)\+c"/);
+    expectProblem(problems, 'topics/4.yaml', 4, /unknown field "note"/);
+    expectProblem(problems, 'topics/4.yaml', 5, /unknown field "a\[b"/);
+    expectProblem(problems, 'topics/4.yaml', 6, /unknown field "x\.\*"/);
+  });
+
+  it('reports 20,000 unknown keys of one file in linear time', async () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`).join('\n');
+    const started = performance.now();
+    const problems = await problemsOf({ ...smallSite(), 'topics/4.yaml': `id: 4\ntitle: Many\n${keys}\n` });
+    // Not a timing assertion of speed (that belongs to benches), only a bound far above linear
+    // (well under a second here) and far below quadratic (31 s before).
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expectProblem(problems, 'topics/4.yaml', 3, /unknown field "k0"/);
+    expectProblem(problems, 'topics/4.yaml', 20_002, /unknown field "k19999"/);
+  });
+
   it('reports every problem of every file in one run', async () => {
     const problems = await problemsOf({
       ...smallSite(),

@@ -23,13 +23,74 @@ export interface FieldSource {
   problems: Problem[];
 }
 
-/** Line of `key:` in the source (first match at or after baseLine), else of the mapping. */
+/**
+ * The keys of a YAML text by line: each line's key (plain, or quoted with ' or ") read as text.
+ * Never a regular expression made from a key: keys are content, and content may be hostile.
+ * Kept for the last text seen, so that many problems in one file split it once.
+ */
+let indexedText: string | null = null;
+let indexedKeys = new Map<string, number[]>();
+
+function keyOfLine(line: string): string | null {
+  let s = line.trimStart();
+  if (s.startsWith('-') && (s[1] === ' ' || s[1] === '\t')) s = s.slice(1).trimStart();
+  const quote = s[0];
+  if (quote === '"' || quote === "'") {
+    const close = s.indexOf(quote, 1);
+    if (close < 0) return null;
+    const rest = s.slice(close + 1).trimStart();
+    if (!rest.startsWith(':')) return null;
+    const raw = s.slice(1, close);
+    if (quote === '"') {
+      try {
+        return JSON.parse(`"${raw}"`) as string;
+      } catch {
+        return raw;
+      }
+    }
+    return raw;
+  }
+  // A plain key ends at the first ': ' (or ':' at the end of the line).
+  for (let i = s.indexOf(':'); i >= 0; i = s.indexOf(':', i + 1)) {
+    const next = s[i + 1];
+    if (next === undefined || next === ' ' || next === '\t') {
+      const key = s.slice(0, i).trimEnd();
+      return key === '' ? null : key;
+    }
+  }
+  return null;
+}
+
+function keysByLine(text: string): Map<string, number[]> {
+  if (text === indexedText) return indexedKeys;
+  const keys = new Map<string, number[]>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const key = keyOfLine(lines[i] as string);
+    if (key === null) continue;
+    const at = keys.get(key);
+    if (at === undefined) keys.set(key, [i]);
+    else at.push(i);
+  }
+  indexedText = text;
+  indexedKeys = keys;
+  return keys;
+}
+
+/** Line of `key:` in the source (first at or after baseLine), else of the mapping. */
 export function lineOf(src: FieldSource, key: string): number {
-  const lines = src.text.split('\n');
-  const startAt = (src.baseLine ?? src.firstLine) - src.firstLine;
-  const pattern = new RegExp(`^\\s*(?:-\\s+)?${key}\\s*:`);
-  for (let i = Math.max(0, startAt); i < lines.length; i++) {
-    if (pattern.test(lines[i] as string)) return src.firstLine + i;
+  const startAt = Math.max(0, (src.baseLine ?? src.firstLine) - src.firstLine);
+  const at = keysByLine(src.text).get(key);
+  if (at !== undefined) {
+    // Lines are ascending: the first at or after startAt, by bisection.
+    let lo = 0;
+    let hi = at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((at[mid] as number) < startAt) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < at.length) return src.firstLine + (at[lo] as number);
   }
   return src.baseLine ?? src.firstLine;
 }
@@ -45,8 +106,10 @@ export function asMapping(value: unknown): Record<string, unknown> | null {
 }
 
 export function rejectUnknownKeys(src: FieldSource, known: readonly string[]): void {
+  const knownSet = new Set(known);
+  const list = known.join(', ');
   for (const key of Object.keys(src.data)) {
-    if (!known.includes(key)) problem(src, key, `unknown field "${key}" (known: ${known.join(', ')})`);
+    if (!knownSet.has(key)) problem(src, key, `unknown field "${key}" (known: ${list})`);
   }
 }
 

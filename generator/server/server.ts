@@ -140,12 +140,23 @@ export function createApiServer(options: ServerOptions): Server {
       socket.destroy();
       return;
     }
+    socket.on('error', () => socket.destroy());
     socket.end(rawResponse(rejection(err)));
   });
   // CONNECT names a host, not a path of the API.
+  // Node removes its own 'error' listener before it emits 'connect': without this one, a client
+  // that resets the connection before the answer is written would crash the process.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    void answer(apiRequest(req.method ?? 'CONNECT', req.url ?? '', req.headers)).then((r) =>
-      socket.end(rawResponse(r)),
+    socket.on('error', () => socket.destroy());
+    answer(apiRequest(req.method ?? 'CONNECT', req.url ?? '', req.headers)).then(
+      (r) => {
+        if (socket.writable) socket.end(rawResponse(r));
+        else socket.destroy();
+      },
+      (err: unknown) => {
+        log(`error answering CONNECT ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+        socket.destroy();
+      },
     );
   });
   return server;
