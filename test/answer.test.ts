@@ -24,7 +24,7 @@ const get = (path: string, method = 'GET'): Answer => {
   const [pathname, search = ''] = path.split('?');
   return answer(method, pathname as string, listQuery(new URLSearchParams(search)), site);
 };
-const status = (a: Answer) => (a.kind === 'file' ? 200 : a.status);
+const status = (a: Answer) => (a.kind === 'file' ? 200 : a.kind === 'body' ? a.status : Number.NaN);
 
 describe('answer', () => {
   it('maps pre-rendered requests onto their files, however the query is written', () => {
@@ -87,7 +87,7 @@ describe('answer', () => {
   it('tells unknown records from malformed keys', () => {
     const detail = (path: string) => {
       const a = get(path);
-      return a.kind === 'body' ? (JSON.parse(a.body) as { detail: string }).detail : a.file;
+      return a.kind === 'body' ? (JSON.parse(a.body) as { detail: string }).detail : a.kind === 'file' ? a.file : '';
     };
     expect(detail('/api/v1/entries/1661-01-01')).toBe('No Entry matches the given query.');
     expect(detail('/api/v1/entries/1661-02-29')).toBe('Not found.');

@@ -4,6 +4,7 @@
 
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND, noRecord } from './errors.ts';
 import { detailFile, pageFile, ROOT_FILE, SCHEMA_FILE } from './files.ts';
+import type { ReadFile } from './handler.ts';
 import { type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList } from './lists.ts';
 import { prerenderedList } from './prerendered.ts';
 import { lowerBound } from './ranges.ts';
@@ -16,7 +17,12 @@ export type Answer =
   /** Serve this pre-rendered file (a path relative to the output directory), status 200. */
   | { kind: 'file'; file: string }
   /** Send these bytes with this status. */
-  | { kind: 'body'; status: number; body: string };
+  | { kind: 'body'; status: number; body: string }
+  /**
+   * An answer that needs files of the built site first (e.g. shards of an index): the handler
+   * runs it with its runtime's ReadFile. Pure otherwise, like every answer.
+   */
+  | { kind: 'compute'; run: (readFile: ReadFile) => Promise<Answer> };
 
 const MODEL_NAMES = { entries: 'Entry', categories: 'Category', topics: 'Topic' } as const;
 

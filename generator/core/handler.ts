@@ -84,7 +84,9 @@ export async function handle(
   coder?: ContentCoder,
 ): Promise<ApiResponse> {
   const query = listQuery(new URLSearchParams(request.query));
-  const a: Answer = answer(request.method, request.path, query, site);
+  let a: Answer = answer(request.method, request.path, query, site);
+  if (a.kind === 'compute') a = await a.run(readFile);
+  if (a.kind === 'compute') throw new Error('a computed answer must resolve to a file or a body');
   if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site.apiOrigin, coder);
   const bytes = await readFile(a.file);
   if (bytes === null) {

@@ -11,19 +11,44 @@ import { dateRange } from './ranges.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { IsoDate } from './types.ts';
 
-/** A list request's parameters as given (the last occurrence of each), not yet validated. */
+/**
+ * A list request's parameters as given (the last occurrence of each), not yet validated. `start`,
+ * `end` and `page` are the contract's; the others are the lists' filters and search (each read
+ * and validated by the module that answers it).
+ */
 export interface ListQuery {
   start?: string | undefined;
   end?: string | undefined;
   page?: string | undefined;
+  search?: string | undefined;
+  ordering?: string | undefined;
+  topic?: string | undefined;
+  kind?: string | undefined;
+  category?: string | undefined;
+  day?: string | undefined;
+  format?: string | undefined;
 }
 
+const LIST_PARAMETERS = [
+  'start',
+  'end',
+  'page',
+  'search',
+  'ordering',
+  'topic',
+  'kind',
+  'category',
+  'day',
+  'format',
+] as const satisfies ReadonlyArray<keyof ListQuery>;
+
 export function listQuery(params: URLSearchParams): ListQuery {
-  const last = (name: string) => {
+  const query: ListQuery = {};
+  for (const name of LIST_PARAMETERS) {
     const all = params.getAll(name);
-    return all.length === 0 ? undefined : all[all.length - 1];
-  };
-  return { start: last('start'), end: last('end'), page: last('page') };
+    if (all.length > 0) query[name] = all[all.length - 1];
+  }
+  return query;
 }
 
 /** The records a list selects: positions [from, from + total) of the full sequence. */

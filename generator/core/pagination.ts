@@ -18,17 +18,28 @@ export function parsePage(raw: string | undefined, totalPages: number): number |
   return page >= 1 && page <= totalPages ? page : null;
 }
 
-/** The filters a list echoes in its links; only non-empty values are present. */
+/**
+ * The filters a list echoes in its links; only non-empty values are present. Every parameter a
+ * list takes besides `page` belongs here (the date range; search and the record filters add
+ * theirs), so that links repeat them all, in alphabetical order.
+ */
 export interface LinkFilters {
-  start?: string;
+  category?: string;
+  day?: string;
   end?: string;
+  kind?: string;
+  ordering?: string;
+  search?: string;
+  start?: string;
+  topic?: string;
 }
 
 /** Address of one page: parameters in alphabetical order, no `page` on page 1. */
 export function pageURL(listURL: string, filters: LinkFilters, page: number): string {
-  const params: string[] = [];
-  if (filters.end !== undefined) params.push(`end=${encodeURIComponent(filters.end)}`);
-  if (page !== 1) params.push(`page=${page}`);
-  if (filters.start !== undefined) params.push(`start=${encodeURIComponent(filters.start)}`);
-  return params.length === 0 ? listURL : `${listURL}?${params.join('&')}`;
+  const params: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(filters)) if (value !== undefined) params.push([name, value]);
+  if (page !== 1) params.push(['page', String(page)]);
+  if (params.length === 0) return listURL;
+  params.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return `${listURL}?${params.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`;
 }
