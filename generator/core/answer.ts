@@ -4,10 +4,12 @@
 
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND, noRecord } from './errors.ts';
 import { detailFile, pageFile, ROOT_FILE, SCHEMA_FILE } from './files.ts';
+import { filteredListAnswer, hasRecordFilters, recordFilters } from './filters.ts';
 import type { ReadFile } from './handler.ts';
-import { type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList } from './lists.ts';
+import { entryFilters, type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList } from './lists.ts';
 import { prerenderedList } from './prerendered.ts';
 import { lowerBound } from './ranges.ts';
+import { ok } from './result.ts';
 import { route } from './router.ts';
 import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';
@@ -54,6 +56,15 @@ export function answer(method: string, pathname: string, query: ListQuery, site:
 }
 
 function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answer {
+  if (collection !== 'categories') {
+    // The date filters' 400 first, then the record filters' 400 or 404, then the page's 404.
+    const dates = collection === 'entries' ? entryFilters(q) : ok({});
+    if (!dates.ok) return errorAnswer(dates.error);
+    const records = recordFilters(collection, q, site);
+    if (!records.ok) return errorAnswer(records.error);
+    if (hasRecordFilters(records.value))
+      return filteredListAnswer(collection, records.value, dates.value, q.page, site);
+  }
   const total = collection === 'categories' ? site.categorySlugs.size : site.topicIds.size;
   const planned =
     collection === 'entries'

@@ -9,6 +9,8 @@ export const ROOT_FILE = 'api/v1/index.json';
 export const SCHEMA_FILE = 'api/v1/schema.json';
 /** The compact index the local server and the edge functions load (not part of the API). */
 export const SITE_INDEX_FILE = '_data/site-index.json';
+/** The ids of the people and the places, for `/api/v1/topics?kind=` (core/filters.ts). */
+export const TOPIC_KINDS_FILE = '_data/topic-kinds.json';
 
 export function detailFile(collection: Collection, key: string): string {
   return `api/v1/${collection}/${key}.json`;

@@ -17,7 +17,8 @@
 // test/watch-fast.test.ts holds this path to the general one (validate, render everything) and to
 // a cold build on random edits.
 
-import { SITE_INDEX_FILE } from '../core/files.ts';
+import { SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
+import { topicKindsBody } from '../core/filters.ts';
 import { entrySlice, wholeList } from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
 import { PRERENDERED_LISTS } from '../core/prerendered.ts';
@@ -138,6 +139,8 @@ export function patchSite(
     files.push({ path: SITE_INDEX_FILE, body: siteIndexBody(model) });
   }
   if (topicItems.length > 0) {
+    // A topic's kind is in its item: the kinds file may change with it.
+    files.push({ path: TOPIC_KINDS_FILE, body: topicKindsBody(topics) });
     const list = PRERENDERED_LISTS.find((l) => l.collection === 'topics');
     if (list !== undefined) {
       const slice = wholeList(topicFragments.length);

@@ -2,7 +2,8 @@
 // its fragment reused in every list page that holds it. Given a RenderMemo (the watch mode), a
 // body whose inputs did not change since the last render is reused instead of rendered again.
 
-import { detailFile, pageFile, ROOT_FILE, SITE_INDEX_FILE } from '../core/files.ts';
+import { detailFile, pageFile, ROOT_FILE, SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
+import { topicKindsBody } from '../core/filters.ts';
 import { pretty, resultFragment } from '../core/json.ts';
 import {
   entrySlice,
@@ -200,6 +201,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const siteIndex = cacheOf<string>(memo, 'site-index');
   const indexInputs = [entryFragments, model.categories.map((c) => c.slug), model.topics.map((t) => t.id)];
   yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => siteIndexBody(model)) };
+  yield { path: TOPIC_KINDS_FILE, body: topicKindsBody(model.topics) };
   yield openApiFile(model, fragments, memo);
 }
 

@@ -1,0 +1,334 @@
+// The record filters of the lists (django-filter's convention, as the reference's stack has it):
+// `topic` and `day` on the entries, `kind` and `category` on the topics. Each narrows the list to
+// some positions of the unfiltered list; they combine with each other, with `start`/`end` and with
+// `page`, and their links repeat them. Validated here, synchronously (400 for a malformed value,
+// 404 for a topic or category the site does not have); the positions come from files of the built
+// site, read through the runtime's ReadFile (answer.ts's 'compute'): a topic's or a category's
+// own detail, and the small kinds file the build writes (TOPIC_KINDS_FILE).
+
+import type { Answer } from './answer.ts';
+import { type ApiError, errorBody, INVALID_PAGE, noRecord } from './errors.ts';
+import { detailFile, TOPIC_KINDS_FILE } from './files.ts';
+import type { ReadFile } from './handler.ts';
+import { envelope, resultFragment } from './json.ts';
+import type { ListQuery } from './lists.ts';
+import { type LinkFilters, pageURL, parsePage, totalPagesFor } from './pagination.ts';
+import { dateRange, lowerBound } from './ranges.ts';
+import { fail, ok, type Result } from './result.ts';
+import type { SiteIndex } from './site-index.ts';
+import { type Collection, TOPIC_KINDS, type TopicDetail, type TopicItem, type TopicKind } from './types.ts';
+import { collectionURL } from './urls.ts';
+
+/** The filters of one list request that are record filters, validated. */
+export interface RecordFilters {
+  topic?: number;
+  day?: string;
+  kind?: TopicKind;
+  category?: string;
+}
+
+const DIGITS = /^[0-9]+$/;
+const DAY = /^(\d{2})-(\d{2})$/;
+const SLUG = /^[-a-zA-Z0-9_]+$/;
+/** Days of each month in a leap year: `day` names a calendar day of any year. */
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function invalid(parameter: string, given: string, expected: string): ApiError {
+  return {
+    status: 400,
+    detail: `Invalid "${parameter}" parameter: ${JSON.stringify(given)} is not ${expected}.`,
+  };
+}
+
+/** The record filters a list takes, from a request's query: empty values are absent. */
+export function recordFilters(collection: Collection, q: ListQuery, site: SiteIndex): Result<RecordFilters, ApiError> {
+  const filters: RecordFilters = {};
+  if (collection === 'entries') {
+    if (q.topic !== undefined && q.topic !== '') {
+      if (!DIGITS.test(q.topic) || q.topic.length > 15)
+        return fail(invalid('topic', q.topic, 'a topic id. Expected a whole number, such as 1'));
+      const id = Number(q.topic);
+      if (!site.topicIds.has(id)) return fail(noRecord('Topic'));
+      filters.topic = id;
+    }
+    if (q.day !== undefined && q.day !== '') {
+      const m = DAY.exec(q.day);
+      const month = Number(m?.[1]);
+      const day = Number(m?.[2]);
+      if (m === null || month < 1 || month > 12 || day < 1 || day > (MONTH_DAYS[month - 1] as number))
+        return fail(
+          invalid('day', q.day, 'a day of the year. Expected a month and a day written MM-DD, such as 01-01'),
+        );
+      filters.day = q.day;
+    }
+  } else if (collection === 'topics') {
+    if (q.kind !== undefined && q.kind !== '') {
+      if (!(TOPIC_KINDS as readonly string[]).includes(q.kind))
+        return fail(invalid('kind', q.kind, `a kind of topic. Expected one of ${TOPIC_KINDS.join(', ')}`));
+      filters.kind = q.kind as TopicKind;
+    }
+    if (q.category !== undefined && q.category !== '') {
+      if (!SLUG.test(q.category) || !site.categorySlugs.has(q.category)) return fail(noRecord('Category'));
+      filters.category = q.category;
+    }
+  }
+  return ok(filters);
+}
+
+export function hasRecordFilters(f: RecordFilters): boolean {
+  return f.topic !== undefined || f.day !== undefined || f.kind !== undefined || f.category !== undefined;
+}
+
+/** The filters as links repeat them (canonical values: topic `007` is `7`). */
+export function recordLinkFilters(f: RecordFilters): LinkFilters {
+  const links: LinkFilters = {};
+  if (f.category !== undefined) links.category = f.category;
+  if (f.day !== undefined) links.day = f.day;
+  if (f.kind !== undefined) links.kind = f.kind;
+  if (f.topic !== undefined) links.topic = String(f.topic);
+  return links;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The kinds file: the ids of the people and of the places (every other topic is of kind default).
+
+export interface TopicKindsFile {
+  version: 1;
+  person: number[];
+  place: number[];
+}
+
+export function topicKindsBody(topics: ReadonlyArray<{ id: number; kind: TopicKind }>): string {
+  const file: TopicKindsFile = {
+    version: 1,
+    person: topics.filter((t) => t.kind === 'person').map((t) => t.id),
+    place: topics.filter((t) => t.kind === 'place').map((t) => t.id),
+  };
+  return JSON.stringify(file);
+}
+
+const decoder = new TextDecoder();
+
+/** Parsed forms, by the bytes a ReadFile gave (a runtime that keeps bytes parses each file once). */
+const parsedJson = new WeakMap<Uint8Array, unknown>();
+
+function parseOnce(bytes: Uint8Array): unknown {
+  if (parsedJson.has(bytes)) return parsedJson.get(bytes);
+  let value: unknown = null;
+  try {
+    value = JSON.parse(decoder.decode(bytes));
+  } catch {
+    value = null;
+  }
+  parsedJson.set(bytes, value);
+  return value;
+}
+
+type Read<T> = { ok: true; value: T } | { ok: false; answer: Answer };
+
+function incomplete(file: string, why: string): Answer {
+  const error: ApiError = {
+    status: 503,
+    detail: `The built site is incomplete: ${file} is ${why}. Build and publish it again.`,
+  };
+  return { kind: 'body', status: error.status, body: errorBody(error) };
+}
+
+async function readJson(readFile: ReadFile, file: string): Promise<Read<Record<string, unknown>>> {
+  const bytes = await readFile(file);
+  if (bytes === null) return { ok: false, answer: incomplete(file, 'missing') };
+  const value = parseOnce(bytes);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, answer: incomplete(file, 'damaged') };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** The last path segment of each URL of a list (the key of the record it names). */
+function keysOf(urls: unknown): string[] | null {
+  if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string')) return null;
+  return (urls as string[]).map((u) => u.slice(u.lastIndexOf('/') + 1));
+}
+
+const topicIdLists = new WeakMap<SiteIndex, readonly number[]>();
+
+/** The topic ids of a site in their list's order (ascending). */
+export function topicOrder(site: SiteIndex): readonly number[] {
+  let ids = topicIdLists.get(site);
+  if (ids === undefined) {
+    ids = [...site.topicIds].sort((a, b) => a - b);
+    topicIdLists.set(site, ids);
+  }
+  return ids;
+}
+
+function positionOfId(ids: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ids[mid] as number) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return ids[lo] === id ? lo : -1;
+}
+
+/** Ascending positions in both ascending lists. */
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out;
+}
+
+/**
+ * The positions, in the unfiltered list, of the records the filters select (ascending), or null
+ * when no record filter is given (every record).
+ */
+export async function filteredPositions(
+  collection: Collection,
+  f: RecordFilters,
+  site: SiteIndex,
+  readFile: ReadFile,
+): Promise<Read<number[] | null>> {
+  let positions: number[] | null = null;
+  const narrow = (next: number[]) => {
+    positions = positions === null ? next : intersect(positions, next);
+  };
+  if (collection === 'entries') {
+    const dates = site.entryDates;
+    if (f.day !== undefined) {
+      const suffix = `-${f.day}`;
+      const found: number[] = [];
+      for (let i = 0; i < dates.length; i++) if ((dates[i] as string).endsWith(suffix)) found.push(i);
+      narrow(found);
+    }
+    if (f.topic !== undefined) {
+      const file = detailFile('topics', String(f.topic));
+      const read = await readJson(readFile, file);
+      if (!read.ok) return read;
+      const keys = keysOf(read.value.entries);
+      if (keys === null) return { ok: false, answer: incomplete(file, 'damaged') };
+      const found: number[] = [];
+      for (const date of keys) {
+        const i = lowerBound(dates, date);
+        if (dates[i] === date) found.push(i);
+      }
+      narrow(found.sort((a, b) => a - b));
+    }
+  } else if (collection === 'topics') {
+    const ids = topicOrder(site);
+    if (f.category !== undefined) {
+      const file = detailFile('categories', f.category);
+      const read = await readJson(readFile, file);
+      if (!read.ok) return read;
+      const keys = keysOf(read.value.topics);
+      if (keys === null) return { ok: false, answer: incomplete(file, 'damaged') };
+      const found = keys.map((k) => positionOfId(ids, Number(k))).filter((p) => p >= 0);
+      narrow(found.sort((a, b) => a - b));
+    }
+    if (f.kind !== undefined) {
+      const read = await readJson(readFile, TOPIC_KINDS_FILE);
+      if (!read.ok) return read;
+      const { person, place } = read.value;
+      if (!Array.isArray(person) || !Array.isArray(place))
+        return { ok: false, answer: incomplete(TOPIC_KINDS_FILE, 'damaged') };
+      let found: number[];
+      if (f.kind === 'default') {
+        const special = new Set<number>([...(person as number[]), ...(place as number[])]);
+        found = [];
+        for (let i = 0; i < ids.length; i++) if (!special.has(ids[i] as number)) found.push(i);
+      } else {
+        const list = (f.kind === 'person' ? person : place) as number[];
+        found = list.map((id) => positionOfId(ids, id)).filter((p) => p >= 0);
+        found.sort((a, b) => a - b);
+      }
+      narrow(found);
+    }
+  }
+  return { ok: true, value: positions };
+}
+
+/** A topic's list item, from its detail: the same fields, in the contract's order. */
+function topicItemOf(d: TopicDetail): TopicItem {
+  return {
+    id: d.id,
+    title: d.title,
+    orderTitle: d.orderTitle,
+    kind: d.kind,
+    lastModifiedTime: d.lastModifiedTime,
+    apiURL: d.apiURL,
+    webURL: d.webURL,
+  };
+}
+
+const topicFragments = new WeakMap<Uint8Array, string>();
+
+/**
+ * A list request with record filters: the records they select (within `start`/`end` for the
+ * entries), 50 a page, items exactly as in the unfiltered list.
+ */
+export function filteredListAnswer(
+  collection: 'entries' | 'topics',
+  f: RecordFilters,
+  dates: LinkFilters,
+  rawPage: string | undefined,
+  site: SiteIndex,
+): Answer {
+  const links: LinkFilters = { ...dates, ...recordLinkFilters(f) };
+  return {
+    kind: 'compute',
+    run: async (readFile) => {
+      const read = await filteredPositions(collection, f, site, readFile);
+      if (!read.ok) return read.answer;
+      let positions = read.value ?? [];
+      if (collection === 'entries') {
+        const { from, to } = dateRange(site.entryDates, dates.start, dates.end);
+        positions = positions.filter((p) => p >= from && p < to);
+      }
+      const totalPages = totalPagesFor(positions.length, site.pageSize);
+      const page = parsePage(rawPage, totalPages);
+      if (page === null) return { kind: 'body', status: INVALID_PAGE.status, body: errorBody(INVALID_PAGE) };
+      const onPage = positions.slice((page - 1) * site.pageSize, page * site.pageSize);
+      const fragments: string[] = [];
+      if (collection === 'entries') {
+        for (const p of onPage) fragments.push(site.entryFragment(p));
+      } else {
+        const ids = topicOrder(site);
+        for (const p of onPage) {
+          const file = detailFile('topics', String(ids[p]));
+          const bytes = await readFile(file);
+          if (bytes === null) return incomplete(file, 'missing');
+          let fragment = topicFragments.get(bytes);
+          if (fragment === undefined) {
+            const d = parseOnce(bytes) as TopicDetail | null;
+            if (d === null || typeof d !== 'object') return incomplete(file, 'damaged');
+            fragment = resultFragment(topicItemOf(d));
+            topicFragments.set(bytes, fragment);
+          }
+          fragments.push(fragment);
+        }
+      }
+      const listURL = collectionURL(site.apiOrigin, collection);
+      const body = envelope(
+        {
+          totalResults: positions.length,
+          totalPages,
+          nextPageURL: page < totalPages ? pageURL(listURL, links, page + 1) : null,
+          previousPageURL: page > 1 ? pageURL(listURL, links, page - 1) : null,
+        },
+        fragments,
+      );
+      return { kind: 'body', status: 200, body };
+    },
+  };
+}
