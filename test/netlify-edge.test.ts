@@ -134,7 +134,7 @@ for (const [pageSize, count] of [
         expect(statuses.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(20);
       expect(kept).toBeGreaterThan(count / 3);
       // The index came with the function: only pre-rendered answers were read.
-      expect(context.served.filter((p) => !/^\/api\/v1\/.+\.json$/.test(p))).toEqual([]);
+      expect(context.served.filter((p) => !/^\/(api\/v1|_data)\/.+\.json$/.test(p))).toEqual([]);
     });
 
     it('answers a repeated request with 304 when its ETag matches, and the CDN keeps no 304', async () => {

@@ -252,7 +252,7 @@ export function renderHtmlView(input: HtmlViewInput): string {
         : `${path.replace(/\.json$/, '')}.json`
       : null;
   // The same answer as JSON, for a browser: the `.json` spelling with the recognised parameters.
-  const queryString = (['end', 'page', 'start'] as const)
+  const queryString = (['category', 'day', 'end', 'kind', 'page', 'start', 'topic'] as const)
     .filter((name) => query[name] !== undefined && query[name] !== '')
     .map((name) => `${name}=${encodeURIComponent(query[name] as string)}`)
     .join('&');

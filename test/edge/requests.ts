@@ -96,8 +96,16 @@ export function randomRequests(count: number, known: Known, seed = 1660): Random
         if (rand(4) !== 0) params.push(['start', date()]);
         if (rand(4) !== 0) params.push(['end', date()]);
       }
-    } else if (rand(5) === 0) {
-      params.push(['start', date()]);
+      // The record filters of the entries (core/filters.ts), valid and not.
+      if (rand(6) === 0)
+        params.push(['topic', pick([String(known.ids.length > 0 ? pick(known.ids) : 1), 'x', '999999999', ''])]);
+      if (rand(6) === 0) params.push(['day', pick(['01-01', '02-29', '03-25', '12-31', '02-30', '1-1', ''])]);
+    } else {
+      if (rand(5) === 0) params.push(['start', date()]);
+      // The record filters of the topics (the categories list ignores them).
+      if (rand(5) === 0) params.push(['kind', pick(['person', 'place', 'default', 'animal', ''])]);
+      if (rand(5) === 0)
+        params.push(['category', known.slugs.length > 0 && rand(3) !== 0 ? pick(known.slugs) : pick(['no-such', ''])]);
     }
     if (rand(3) !== 0) params.push(['page', page()]);
     if (rand(6) === 0) params.push([pick(['foo', 'Page', 'START', 'format', 'ordering']), pick(['1', 'json', 'x'])]);
