@@ -92,9 +92,12 @@ describe('the OpenAPI document of the sample build', () => {
       const get = item.get as { parameters?: Array<{ $ref: string }>; responses: Record<string, unknown> };
       const statuses = Object.keys(get.responses).sort();
       if (/\/entries(\.json)?$/.test(path)) {
-        expect(refs(get.parameters), path).toEqual(['page', 'start', 'end']);
+        expect(refs(get.parameters), path).toEqual(['page', 'start', 'end', 'topic', 'day']);
         expect(statuses, path).toEqual(['200', '304', '400', '404', '503']);
-      } else if (/\/(categories|topics)(\.json)?$/.test(path)) {
+      } else if (/\/topics(\.json)?$/.test(path)) {
+        expect(refs(get.parameters), path).toEqual(['page', 'kind', 'category']);
+        expect(statuses, path).toEqual(['200', '304', '400', '404', '503']);
+      } else if (/\/categories(\.json)?$/.test(path)) {
         expect(refs(get.parameters), path).toEqual(['page']);
         expect(statuses, path).toEqual(['200', '304', '404', '503']);
       } else if (path.includes('{')) {

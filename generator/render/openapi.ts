@@ -331,7 +331,7 @@ function responses(examples: Record<string, Examples>): Doc {
       ]),
     },
     BadRequest: response(
-      'A date filter is not a real calendar date written YYYY-MM-DD: the detail names the parameter and the value.',
+      'A filter is malformed (a date that is not a real calendar date written YYYY-MM-DD, a topic that is not a whole number, a day that is not MM-DD, an unknown kind): the detail names the parameter and the value.',
       errorOf(400),
       {
         badMonth: errorExample('start=1661-13-01', invalidDate('start', '1661-13-01')),
@@ -405,6 +405,41 @@ function parameters(model: Model): Doc {
         'Entries on or before this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400. After `start`: an empty list.',
       schema: schemaRef('Date'),
       example: '1661-12-31',
+    },
+    topic: {
+      name: 'topic',
+      in: 'query',
+      required: false,
+      description:
+        'Only the entries that mention this topic (its id), in date order. Empty means absent; not a whole number: 400; no such topic: 404 No Topic matches.',
+      schema: { type: 'integer', minimum: 0 },
+      example: first.id,
+    },
+    day: {
+      name: 'day',
+      in: 'query',
+      required: false,
+      description:
+        'On this day: only the entries of this calendar day, written MM-DD, in every year, in date order. Empty means absent; not a day of the year (02-29 is one): 400.',
+      schema: { type: 'string', pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
+      example: '01-01',
+    },
+    kind: {
+      name: 'kind',
+      in: 'query',
+      required: false,
+      description: 'Only the topics of this kind. Empty means absent; anything else: 400.',
+      schema: { type: 'string', enum: ['person', 'place', 'default'] },
+      example: 'person',
+    },
+    category: {
+      name: 'category',
+      in: 'query',
+      required: false,
+      description:
+        "Only the category's own topics (its slug). Empty means absent; no such category: 404 No Category matches.",
+      schema: { type: 'string', pattern: `^${SLUG}$` },
+      example: first.slug,
     },
     date: {
       name: 'date',
@@ -518,8 +553,13 @@ function paths(): Doc {
   ];
   for (const [c, plural, singular, key, a] of collections) {
     const base = `${v1}/${c}`;
-    const query = c === 'entries' ? ['page', 'start', 'end'] : ['page'];
-    const listErrors = c === 'entries' ? ['BadRequest', 'NotFound'] : ['NotFound'];
+    const query =
+      c === 'entries'
+        ? ['page', 'start', 'end', 'topic', 'day']
+        : c === 'topics'
+          ? ['page', 'kind', 'category']
+          : ['page'];
+    const listErrors = c === 'categories' ? ['NotFound'] : ['BadRequest', 'NotFound'];
     add(
       {
         path: base,

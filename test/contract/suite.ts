@@ -396,6 +396,12 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         ['GET', '/api/v1/entries?end=1661', 400, /"end".*"1661"/],
         ['GET', '/api/v1/entries?end=yesterday', 400, /"end".*"yesterday"/],
         ['GET', '/api/v1/entries?start=1661-01-01&end=1661-1-31', 400, /"end".*"1661-1-31"/],
+        ['GET', '/api/v1/entries?topic=abc', 400, /"topic".*"abc"/],
+        ['GET', '/api/v1/entries.json?day=02-30', 400, /"day".*"02-30"/],
+        ['GET', '/api/v1/entries?topic=999999999', 404, 'No Topic matches the given query.'],
+        ['GET', '/api/v1/topics?kind=animal', 400, /"kind".*"animal"/],
+        ['GET', '/api/v1/topics.json?kind=Person', 400, /"kind".*"Person"/],
+        ['GET', '/api/v1/topics?category=no-such-category', 404, 'No Category matches the given query.'],
         ['POST', '/api/v1/entries', 405, 'Method "POST" not allowed.'],
         ['PATCH', '/api/v1/categories', 405, 'Method "PATCH" not allowed.'],
         ['DELETE', '/api/v1', 405, 'Method "DELETE" not allowed.'],
@@ -691,6 +697,71 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       }
     });
 
+    it('filters by topic, day, kind and category exactly like a brute-force filter of the full lists, with links repeating the filters', async () => {
+      const rand = prng(1669);
+      const keyOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+      // Brute force from the records reached from the root: an entry mentions the topics its
+      // detail lists; a topic's kind and categories are in its detail.
+      const entryTopics = new Map(
+        entries.map((e) => [e.date as string, (details.get(e.apiURL as string)?.topics as string[]).map(keyOf)]),
+      );
+      const topicDetail = (t: Json) => details.get(t.apiURL as string) as Json;
+      const slugs = categories.map((c) => c.slug as string);
+      const ids = topics.map((t) => String(t.id));
+      const checkAll = async (path: string, expected: Json[], linked: string[]) => {
+        const pages = await allPages<Json>(`${origin}${path}`);
+        expect(pages.results, path).toEqual(expected);
+        expect(pages.pages[0]?.totalResults, path).toBe(expected.length);
+        for (const page of pages.pages) {
+          for (const link of [page.nextPageURL, page.previousPageURL]) {
+            if (link === null) continue;
+            const names = [...new URL(link).searchParams.keys()];
+            expect(names, link).toEqual([...names].sort());
+            for (const name of linked) expect(names, link).toContain(name);
+          }
+        }
+      };
+      for (let i = 0; i < 12; i++) {
+        const id = ids[rand(ids.length)] as string;
+        const day =
+          rand(2) === 0 ? ((entries[rand(entries.length)]?.date as string) ?? '1660-01-01').slice(5) : undefined;
+        const expected = entries.filter(
+          (e) =>
+            entryTopics.get(e.date as string)?.includes(id) &&
+            (day === undefined || (e.date as string).endsWith(`-${day}`)),
+        );
+        await checkAll(
+          `/api/v1/entries?topic=${id}${day === undefined ? '' : `&day=${day}`}`,
+          expected,
+          day === undefined ? ['topic'] : ['day', 'topic'],
+        );
+      }
+      for (const day of ['01-01', '02-29', '12-31']) {
+        await checkAll(
+          `/api/v1/entries?day=${day}`,
+          entries.filter((e) => (e.date as string).endsWith(`-${day}`)),
+          ['day'],
+        );
+      }
+      for (const kind of ['person', 'place', 'default']) {
+        await checkAll(
+          `/api/v1/topics?kind=${kind}`,
+          topics.filter((t) => t.kind === kind),
+          ['kind'],
+        );
+      }
+      for (let i = 0; i < 6; i++) {
+        const slug = slugs[rand(slugs.length)] as string;
+        const own = (t: Json) => (topicDetail(t).categories as string[]).map(keyOf).includes(slug);
+        await checkAll(`/api/v1/topics?category=${slug}`, topics.filter(own), ['category']);
+        await checkAll(
+          `/api/v1/topics.json?category=${slug}&kind=person`,
+          topics.filter((t) => own(t) && t.kind === 'person'),
+          ['category', 'kind'],
+        );
+      }
+    });
+
     it('serves year and month lists, leap February included, paginated, with links repeating the range', async () => {
       for (const [start, end] of [
         ['1660-01-01', '1660-12-31'],
@@ -860,6 +931,11 @@ export function defineContractTests(name: string, options: ContractOptions): voi
           if (/\/entries(\.json)?$/.test(template)) {
             const res = await get(`${path}?end=1661-02-30`, { method });
             expect(res.status, `${method} ${label}?end=1661-02-30`).toBe(400);
+            await res.arrayBuffer();
+          }
+          if (/\/topics(\.json)?$/.test(template)) {
+            const res = await get(`${path}?kind=animal`, { method });
+            expect(res.status, `${method} ${label}?kind=animal`).toBe(400);
             await res.arrayBuffer();
           }
         }
