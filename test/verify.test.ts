@@ -198,7 +198,7 @@ describe('npm run verify (library)', () => {
     expect([...requested].sort()).toEqual(apiFiles(whole.publicDir).sort());
     // And what no file holds: computed ranges, errors, other methods.
     const sections = new Set(checks.map((c) => c.section));
-    for (const s of ['ranges', 'errors', 'methods', 'revalidation', 'negotiation', 'spellings'] as const)
+    for (const s of ['ranges', 'filters', 'errors', 'methods', 'revalidation', 'negotiation', 'spellings'] as const)
       expect(sections.has(s), s).toBe(true);
     expect(checks.filter((c) => c.section === 'ranges')).toHaveLength(SAMPLE);
     // The same seed, the same requests.
@@ -233,7 +233,11 @@ describe('npm run verify (library)', () => {
     const r = report(
       await verifyMirror({ mirror: damaged.origin, expected: expected.value, seed: SEED, sample: SAMPLE }),
     );
-    expect(new Set(r.differences.map(pathOf))).toEqual(new Set([tampered.path, missing]));
+    const direct = r.differences.filter((d) => d.check.section !== 'filters');
+    expect(new Set(direct.map(pathOf))).toEqual(new Set([tampered.path, missing]));
+    // A filtered list that reads the missing topic's detail (core/filters.ts) says it is missing.
+    for (const d of r.differences.filter((d) => d.check.section === 'filters'))
+      expect(JSON.stringify(d), d.check.target).toContain(`${missing.slice(1)}.json is missing`);
 
     const body = r.differences.find((d) => d.kind === 'body' && d.check.target === tampered.path);
     expect(body?.detail[0]).toContain(`first difference at byte ${tampered.byte.toLocaleString('en-US')} `);

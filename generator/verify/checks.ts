@@ -20,6 +20,7 @@ type Section =
   | 'details'
   | 'spellings'
   | 'ranges'
+  | 'filters'
   | 'errors'
   | 'methods'
   | 'revalidation'
@@ -155,6 +156,24 @@ function computedRanges(rand: Rand, site: SiteIndex, n: number): string[] {
   return targets;
 }
 
+/** A seeded sample of the record filters (core/filters.ts), alone and combined, and their errors. */
+function filterTargets(rand: Rand, site: SiteIndex, n: number): string[] {
+  const ids = [...site.topicIds];
+  const slugs = [...site.categorySlugs];
+  const day = () => (site.entryDates.length > 0 ? pick(rand, site.entryDates).slice(5) : '01-01');
+  const targets = [`${API}/entries?day=02-29`, `${API}/entries?day=02-30`, `${API}/topics?kind=animal`];
+  for (let i = 0; i < n; i++) {
+    const r = rand(6);
+    if (r === 0 && ids.length > 0) targets.push(`${API}/entries?topic=${pick(rand, ids)}`);
+    else if (r === 1 && ids.length > 0) targets.push(`${API}/entries?day=${day()}&topic=${pick(rand, ids)}&page=last`);
+    else if (r === 2) targets.push(`${API}/entries?day=${day()}`);
+    else if (r === 3) targets.push(`${API}/topics?kind=${pick(rand, ['person', 'place', 'default'])}&page=last`);
+    else if (slugs.length > 0)
+      targets.push(`${API}/topics?category=${pick(rand, slugs)}${r === 5 ? '&kind=person' : ''}`);
+  }
+  return targets;
+}
+
 /** A real date of the period without an entry, if there is one. */
 function dateWithoutEntry(rand: Rand, site: SiteIndex): string | null {
   const dates = new Set(site.entryDates);
@@ -259,6 +278,8 @@ export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
 
   const ranges = computedRanges(rand, site, options.sample);
   for (const t of ranges) checks.push(get('ranges', t));
+
+  for (const t of filterTargets(rand, site, options.sample)) checks.push(get('filters', t));
 
   const errorTargets = errors(rand, site, options.sample);
   for (const t of errorTargets) checks.push(get('errors', t));
