@@ -9,11 +9,12 @@
 // preflights.
 
 import { type Answer, answer } from './answer.ts';
-import { type ApiError, errorBody } from './errors.ts';
+import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND } from './errors.ts';
 import { etagOf, ifNoneMatchHits } from './etag.ts';
 import { API_HEADERS, CLIENT_CACHE_CONTROL, HTML_TYPE, JSON_TYPE, NO_STORE, preflightHeaders } from './headers.ts';
 import { renderHtmlView } from './html-view.ts';
 import { type ListQuery, listQuery } from './lists.ts';
+
 import { prefersHtml } from './negotiation.ts';
 import type { SiteIndex } from './site-index.ts';
 
@@ -84,6 +85,10 @@ export async function handle(
   coder?: ContentCoder,
 ): Promise<ApiResponse> {
   const query = listQuery(new URLSearchParams(request.query));
+  if (request.path === '/') return home(request);
+  // DRF's format override: `json` and `api` (the HTML view) are its renderers; any other is a 404.
+  if (query.format !== undefined && query.format !== '' && !FORMATS.has(query.format))
+    return errorResponse(request, NOT_FOUND, coder);
   let a: Answer = answer(request.method, request.path, query, site);
   if (a.kind === 'compute') a = await a.run(readFile);
   if (a.kind === 'compute') throw new Error('a computed answer must resolve to a file or a body');
@@ -100,6 +105,27 @@ export async function handle(
     );
   }
   return represent(request, query, 200, bytes, site.apiOrigin, coder);
+}
+
+/** Where `/` leads. */
+const API_ROOT_PATH = '/api/v1';
+const FORMATS: ReadonlySet<string> = new Set(['json', 'api']);
+
+/**
+ * `/`, where the API is not: a redirect to its root, as DRF's DefaultRouter leads there. Relative,
+ * so that it stays on whatever origin was asked; cacheable like any answer.
+ */
+function home(request: ApiRequest): ApiResponse {
+  const allowed = request.method === 'GET' || request.method === 'HEAD';
+  return {
+    status: allowed ? 302 : 405,
+    headers: allowed
+      ? { Location: API_ROOT_PATH, 'Cache-Control': CLIENT_CACHE_CONTROL }
+      : { ...API_HEADERS, 'Content-Type': JSON_TYPE, 'Cache-Control': CLIENT_CACHE_CONTROL },
+    body: allowed ? new Uint8Array(0) : encoder.encode(errorBody(methodNotAllowed(request.method))),
+    sendBody: !allowed && request.method !== 'HEAD',
+    cacheable: allowed,
+  };
 }
 
 /** The contract's error answer for a request, without a site (e.g. no index could be loaded). */
@@ -134,7 +160,11 @@ function represent(
     return { status, headers, body: json, sendBody: false, cacheable: false };
   }
   let body = json;
-  if (!request.path.endsWith('.json') && prefersHtml(request.header('accept'))) {
+  // A `.json` suffix always means JSON (it wins over `format`, as DRF's format suffix does).
+  const html =
+    !request.path.endsWith('.json') &&
+    (query.format === 'api' || (query.format !== 'json' && prefersHtml(request.header('accept'))));
+  if (html) {
     headers['Content-Type'] = HTML_TYPE;
     const html = renderHtmlView({
       status,

@@ -12,8 +12,17 @@ import { JSON_TYPE } from '../../core/headers.ts';
  * although Vary has it; Cookie is left out on purpose (no answer depends on it). Sent on every
  * answer of a URL alike. A new query parameter read by the API must be added here.
  */
-export const NETLIFY_VARY = 'query=category|day|end|kind|page|start|topic,header=Accept';
-const KEY_PARAMETERS: ReadonlySet<string> = new Set(['category', 'day', 'end', 'kind', 'page', 'start', 'topic']);
+export const NETLIFY_VARY = 'query=category|day|end|format|kind|page|start|topic,header=Accept';
+const KEY_PARAMETERS: ReadonlySet<string> = new Set([
+  'category',
+  'day',
+  'end',
+  'format',
+  'kind',
+  'page',
+  'start',
+  'topic',
+]);
 
 /**
  * For Netlify's CDN only (it strips the header before the client sees it): keep the answer until
