@@ -123,7 +123,11 @@ for (const [pageSize, count] of [
           kept++;
           expect(cdn, label).toBe(CDN_CACHE_CONTROL);
           expect(
-            method === 'GET' && actual.status < 500 && actual.headers.get('content-type') === 'application/json',
+            method === 'GET' &&
+              actual.status < 500 &&
+              ['application/json', 'application/atom+xml', 'application/feed+json'].includes(
+                actual.headers.get('content-type') ?? '',
+              ),
             label,
           ).toBe(true);
         }
@@ -134,7 +138,7 @@ for (const [pageSize, count] of [
         expect(statuses.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(20);
       expect(kept).toBeGreaterThan(count / 3);
       // The index came with the function: only pre-rendered answers were read.
-      expect(context.served.filter((p) => !/^\/(api\/v1|_data)\/.+\.json$/.test(p))).toEqual([]);
+      expect(context.served.filter((p) => !/^\/(api\/v1|_data)\/.+\.(json|atom)$/.test(p))).toEqual([]);
     });
 
     it('answers a repeated request with 304 when its ETag matches, and the CDN keeps no 304', async () => {

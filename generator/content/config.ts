@@ -10,6 +10,8 @@ import { parseYaml } from './yaml-text.ts';
 export const SITE_FILE = 'site.yaml';
 
 export const DEFAULT_CONFIG: SiteConfig = {
+  title: 'The Diary of Samuel Pepys',
+  author: 'Samuel Pepys',
   apiOrigin: 'https://pepys.example.org',
   siteOrigin: 'https://www.pepysdiary.com',
   pageSize: 50,
@@ -86,6 +88,12 @@ export function readSiteConfig(
         const origin = typeof v === 'string' ? parseOrigin(v) : new Error('must be a string');
         if (origin instanceof Error) problem(src, key, `"${key}": ${origin.message}`);
         else config[key] = origin;
+      }
+      for (const key of ['title', 'author'] as const) {
+        const v = data[key];
+        if (v === undefined) continue;
+        if (typeof v === 'string' && v.trim() !== '' && v.length <= 200) config[key] = v.trim();
+        else problem(src, key, `"${key}" must be a non-empty string of at most 200 characters`);
       }
       if (data.pageSize !== undefined) {
         if (typeof data.pageSize === 'number' && Number.isSafeInteger(data.pageSize) && data.pageSize > 0)

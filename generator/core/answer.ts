@@ -3,7 +3,7 @@
 // contract itself.
 
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND, noRecord } from './errors.ts';
-import { detailFile, pageFile, ROOT_FILE, SCHEMA_FILE } from './files.ts';
+import { detailFile, FEED_FILES, pageFile, ROOT_FILE, SCHEMA_FILE } from './files.ts';
 import { filteredListAnswer, hasRecordFilters, recordFilters } from './filters.ts';
 import type { ReadFile } from './handler.ts';
 import { entryFilters, type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList } from './lists.ts';
@@ -17,7 +17,7 @@ import { collectionURL } from './urls.ts';
 
 export type Answer =
   /** Serve this pre-rendered file (a path relative to the output directory), status 200. */
-  | { kind: 'file'; file: string }
+  | { kind: 'file'; file: string; type?: string }
   /** Send these bytes with this status. */
   | { kind: 'body'; status: number; body: string }
   /**
@@ -25,6 +25,9 @@ export type Answer =
    * runs it with its runtime's ReadFile. Pure otherwise, like every answer.
    */
   | { kind: 'compute'; run: (readFile: ReadFile) => Promise<Answer> };
+
+/** The media types of the feeds (RFC 4287; JSON Feed 1.1). */
+export const FEED_TYPES = { atom: 'application/atom+xml', json: 'application/feed+json' } as const;
 
 const MODEL_NAMES = { entries: 'Entry', categories: 'Category', topics: 'Topic' } as const;
 
@@ -46,6 +49,8 @@ export function answer(method: string, pathname: string, query: ListQuery, site:
       return { kind: 'file', file: ROOT_FILE };
     case 'schema':
       return { kind: 'file', file: SCHEMA_FILE };
+    case 'feed':
+      return { kind: 'file', file: FEED_FILES[r.format], type: FEED_TYPES[r.format] };
     case 'detail':
       return hasRecord(site, r.collection, r.key)
         ? { kind: 'file', file: detailFile(r.collection, r.key) }

@@ -20,3 +20,6 @@ export function detailFile(collection: Collection, key: string): string {
 export function pageFile(dir: string, page: number): string {
   return `${dir}/pages/${page}.json`;
 }
+
+/** The feeds of the latest entries (render/feeds.ts), served at FEED_PATHS. */
+export const FEED_FILES = { atom: 'api/v1/feeds/entries.atom', json: 'api/v1/feeds/entries.json' } as const;

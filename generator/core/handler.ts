@@ -104,7 +104,7 @@ export async function handle(
       coder,
     );
   }
-  return represent(request, query, 200, bytes, site.apiOrigin, coder);
+  return represent(request, query, 200, bytes, site.apiOrigin, coder, a.type);
 }
 
 /** Where `/` leads. */
@@ -147,10 +147,11 @@ function represent(
   json: Uint8Array,
   apiOrigin: string | undefined,
   coder: ContentCoder | undefined,
+  type: string = JSON_TYPE,
 ): ApiResponse {
   const method = request.method;
   const headers: Record<string, string> = {
-    'Content-Type': JSON_TYPE,
+    'Content-Type': type,
     ...API_HEADERS,
     'Cache-Control': status >= 500 ? NO_STORE : CLIENT_CACHE_CONTROL,
   };
@@ -162,6 +163,7 @@ function represent(
   let body = json;
   // A `.json` suffix always means JSON (it wins over `format`, as DRF's format suffix does).
   const html =
+    type === JSON_TYPE &&
     !request.path.endsWith('.json') &&
     (query.format === 'api' || (query.format !== 'json' && prefersHtml(request.header('accept'))));
   if (html) {

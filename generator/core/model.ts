@@ -6,6 +6,10 @@ import type { IsoDate, Timestamp, TopicKind } from './types.ts';
 export type TitleConvention = 'seed' | 'every-year';
 
 export interface SiteConfig {
+  /** The diary's title: the feeds' (and, later, the HTML view's and the OpenAPI document's). */
+  title: string;
+  /** Whose diary it is: the author of the feeds. */
+  author: string;
   /** `{base}`: origin of every apiURL and page link, without a trailing slash. */
   apiOrigin: string;
   /** `{site}`: origin of every webURL, without a trailing slash. */

@@ -10,6 +10,8 @@ import type { Collection } from './types.ts';
 export type Route =
   | { kind: 'root' }
   | { kind: 'schema' }
+  /** The feeds of the latest entries (no `.json` spelling: each is its own media type). */
+  | { kind: 'feed'; format: 'atom' | 'json' }
   | { kind: 'list'; collection: Collection }
   | { kind: 'detail'; collection: Collection; key: string }
   | { kind: 'unknown' };
@@ -24,6 +26,8 @@ export function route(pathname: string): Route {
   if (pathname === '/api/v1' || pathname === '/api/v1/' || pathname === '/api/v1.json') return { kind: 'root' };
   if (!pathname.startsWith('/api/v1/')) return UNKNOWN;
   let rest = pathname.slice('/api/v1/'.length);
+  if (rest === 'feeds/atom') return { kind: 'feed', format: 'atom' };
+  if (rest === 'feeds/json') return { kind: 'feed', format: 'json' };
   if (rest.endsWith('.json')) rest = rest.slice(0, -'.json'.length);
   if (rest === 'schema') return { kind: 'schema' };
   const parts = rest.split('/');

@@ -316,6 +316,45 @@ function responses(examples: Record<string, Examples>): Doc {
     TopicList: ok('TopicList', 'A page of topics.'),
     Topic: ok('Topic', 'A topic.'),
     OpenAPI: response('This document.', schemaRef('OpenAPI'), {}, true),
+    AtomFeed: {
+      description:
+        'An Atom feed (RFC 4287) of the latest 50 entries by date, newest first: each links its page (alternate) and its record (related), with its text and footnotes as HTML. Never the HTML view.',
+      headers: headerRefs(['ETag', ...COMMON_HEADERS]),
+      content: { 'application/atom+xml': { schema: { type: 'string' } } },
+    },
+    JsonFeed: {
+      description:
+        'A JSON Feed 1.1 (https://jsonfeed.org/version/1.1) of the same entries: each item has the record as `id` and `external_url`, the page as `url`, the text and footnotes as `content_html`. Never the HTML view.',
+      headers: headerRefs(['ETag', ...COMMON_HEADERS]),
+      content: {
+        'application/feed+json': {
+          schema: {
+            type: 'object',
+            required: ['version', 'title', 'items'],
+            properties: {
+              version: { const: 'https://jsonfeed.org/version/1.1' },
+              title: { type: 'string' },
+              items: {
+                type: 'array',
+                maxItems: 50,
+                items: {
+                  type: 'object',
+                  required: ['id', 'content_html'],
+                  properties: {
+                    id: { type: 'string', format: 'uri' },
+                    url: { type: 'string', format: 'uri' },
+                    external_url: { type: 'string', format: 'uri' },
+                    title: { type: 'string' },
+                    content_html: { type: 'string' },
+                    date_modified: { type: 'string', format: 'date-time' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     NotModified: {
       description: 'The representation named by If-None-Match is still current: no body.',
       headers: headerRefs(['ETag', ...COMMON_HEADERS]),
@@ -588,6 +627,25 @@ function paths(): Doc {
       [detail, `${detail}.json`],
     );
   }
+  for (const [format, ok, title] of [
+    ['atom', 'AtomFeed', 'Atom'],
+    ['json', 'JsonFeed', 'JSON Feed'],
+  ] as const) {
+    const feed = `${v1}/feeds/${format}`;
+    add(
+      {
+        path: feed,
+        tag: 'feeds',
+        operationId: `get${ok}`,
+        summary: `The latest entries as an ${title} feed`,
+        pathParams: [],
+        queryParams: [],
+        ok,
+        errors: [],
+      },
+      [feed],
+    );
+  }
   const schema = `${v1}/schema`;
   add(
     {
@@ -671,6 +729,7 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, re
       { name: 'entries', description: 'The diary, one entry a day' },
       { name: 'categories', description: 'The tree of categories of the encyclopedia' },
       { name: 'topics', description: 'People, places and everything else the diary mentions' },
+      { name: 'feeds', description: 'The latest entries, for feed readers' },
       { name: 'schema', description: 'This document' },
     ],
     paths: paths(),

@@ -24,6 +24,7 @@ import type { Entry, Model, Topic } from '../core/model.ts';
 import { PRERENDERED_LISTS } from '../core/prerendered.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
+import { FEED_SIZE, feedFiles } from './feeds.ts';
 import { openApiFile } from './openapi.ts';
 import {
   entryDetailFile,
@@ -149,6 +150,8 @@ export function patchSite(
         files.push(pageOf(collectionURL(o.apiOrigin, 'topics'), topicFragments, size, slice, list.dir, page));
     }
   }
+  // The feeds hold the latest entries, whole.
+  if (edits.entries.some((e) => e.position >= entries.length - FEED_SIZE)) files.push(...feedFiles(model));
   // The document shows the first record of each kind, the first page of each list, and the first
   // topic's entries (openapi.ts).
   const firstTopic = topics[0];

@@ -29,6 +29,7 @@ import {
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
+import { feedFiles } from './feeds.ts';
 import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
 
@@ -202,6 +203,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const indexInputs = [entryFragments, model.categories.map((c) => c.slug), model.topics.map((t) => t.id)];
   yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => siteIndexBody(model)) };
   yield { path: TOPIC_KINDS_FILE, body: topicKindsBody(model.topics) };
+  yield* feedFiles(model);
   yield openApiFile(model, fragments, memo);
 }
 

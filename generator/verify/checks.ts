@@ -251,6 +251,8 @@ export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
   const root = get('root', API);
   checks.push(root, get('root', `${API}/`), get('root', `${API}.json`));
   if (options.hasSchema) checks.push(get('schema', `${API}/schema`), get('schema', `${API}/schema.json`));
+  // The feeds (render/feeds.ts): files of their own media types.
+  checks.push(get('lists', `${API}/feeds/atom`), get('lists', `${API}/feeds/json`));
 
   const pages = listPages(site);
   for (const t of pages) checks.push(get('lists', t));

@@ -138,6 +138,9 @@ export function randomRequests(count: number, known: Known, seed = 1660): Random
       return `/api/v1/topics/${pick([String(id), String(id), `00${id}`, 'abc', '0', '999999999', '-1', `${id}.5`])}${json}`;
     }
     return pick([
+      '/api/v1/feeds/atom',
+      '/api/v1/feeds/json',
+      '/api/v1/feeds/json.json',
       '/api/v1',
       '/api/v1/',
       '/api/v1.json',

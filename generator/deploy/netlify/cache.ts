@@ -2,6 +2,7 @@
 // answers it may keep. docs/netlify.md ("Caching") says what is documented and what is not.
 // Runtime-free.
 
+import { FEED_TYPES } from '../../core/answer.ts';
 import type { ApiRequest, ApiResponse } from '../../core/handler.ts';
 import { JSON_TYPE } from '../../core/headers.ts';
 
@@ -47,7 +48,7 @@ export function netlifyHeaders(request: ApiRequest, r: ApiResponse): Record<stri
  * - the core says a shared cache may keep it (not a 5xx, not OPTIONS or a refused method);
  * - GET only: Netlify caches GET, and a kept HEAD answer (no body) must never be given to a GET;
  * - not a 304, which answers one client's validator;
- * - JSON: a browser's HTML view is not kept, so that if Accept turned out not to be in the key,
+ * - JSON or a feed: a browser's HTML view is not kept, so that if Accept turned out not to be in the key,
  *   an API client could never be given HTML (the reverse, JSON for a browser, stays harmless);
  * - a plain path: lower case letters, digits, `-`, `_` and `.`, no escapes, no empty or dot
  *   segments, no trailing slash (`/api/v1/entries/` is a 404, `/api/v1/entries` is not);
@@ -58,12 +59,14 @@ export function cdnMayKeep(request: ApiRequest, r: ApiResponse): boolean {
     r.cacheable &&
     request.method === 'GET' &&
     r.status !== 304 &&
-    r.headers['Content-Type'] === JSON_TYPE &&
+    KEPT_TYPES.has(r.headers['Content-Type'] ?? '') &&
     PLAIN_PATH.test(request.path) &&
     keyedExactly(request.query)
   );
 }
 
+/** JSON, and the feeds' types (never the HTML view: see above). */
+const KEPT_TYPES: ReadonlySet<string> = new Set([JSON_TYPE, ...Object.values(FEED_TYPES)]);
 const PLAIN_PATH = /^\/api(\/[a-z0-9_-][a-z0-9._-]*)*$/;
 const PLAIN_VALUE = /^[A-Za-z0-9-]*$/;
 
