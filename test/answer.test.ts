@@ -81,7 +81,15 @@ describe('answer', () => {
     expect(status(get('/api/v1/entries?start=bad&end=worse&page=0'))).toBe(400);
     const both = get('/api/v1/entries?start=bad&end=worse');
     expect(both.kind === 'body' && JSON.parse(both.body).detail).toMatch(/"start"/);
-    expect(get('/api/v1/topics/3', 'OPTIONS')).toEqual({ kind: 'body', status: 200, body: '' });
+    const options = get('/api/v1/topics/3', 'OPTIONS');
+    expect(options.kind === 'body' && options.status).toBe(200);
+    expect(options.kind === 'body' && JSON.parse(options.body)).toEqual({
+      name: 'Topic Instance',
+      description: 'One topic.',
+      renders: ['application/json', 'text/html'],
+      parses: [],
+      parameters: ['format'],
+    });
   });
 
   it('tells unknown records from malformed keys', () => {

@@ -7,6 +7,7 @@ import { detailFile, FEED_FILES, pageFile, ROOT_FILE, SCHEMA_FILE } from './file
 import { filteredListAnswer, hasRecordFilters, recordFilters } from './filters.ts';
 import type { ReadFile } from './handler.ts';
 import { entryFilters, type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList } from './lists.ts';
+import { metadataBody } from './metadata.ts';
 import { prerenderedList } from './prerendered.ts';
 import { lowerBound } from './ranges.ts';
 import { ok } from './result.ts';
@@ -37,12 +38,12 @@ function errorAnswer(error: ApiError): Answer {
 
 /**
  * Answers `method pathname` with its query (`params`) for a site. HEAD is answered like GET (the
- * caller sends no body); OPTIONS gets 200 and an empty body on every path of the API.
+ * caller sends no body); OPTIONS gets 200 and the path's metadata (metadata.ts) on every path of the API.
  */
 export function answer(method: string, pathname: string, query: ListQuery, site: SiteIndex): Answer {
   const r = route(pathname);
   if (r.kind === 'unknown') return errorAnswer(NOT_FOUND);
-  if (method === 'OPTIONS') return { kind: 'body', status: 200, body: '' };
+  if (method === 'OPTIONS') return { kind: 'body', status: 200, body: metadataBody(r) };
   if (method !== 'GET' && method !== 'HEAD') return errorAnswer(methodNotAllowed(method));
   switch (r.kind) {
     case 'root':

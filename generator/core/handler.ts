@@ -33,7 +33,7 @@ export interface ApiResponse {
   headers: Record<string, string>;
   /** The representation's bytes; for HEAD, those GET would send (for Content-Length). */
   body: Uint8Array;
-  /** False for HEAD, 304 and OPTIONS: the body is not sent. */
+  /** False for HEAD and 304: the body is not sent. */
   sendBody: boolean;
   /** May a shared cache (a CDN) keep this answer until the next deploy? */
   cacheable: boolean;
@@ -158,7 +158,7 @@ function represent(
   if (method === 'OPTIONS' && status === 200) {
     const preflight = request.header('origin') !== null && request.header('access-control-request-method') !== null;
     if (preflight) Object.assign(headers, preflightHeaders(request.header('access-control-request-headers')));
-    return { status, headers, body: json, sendBody: false, cacheable: false };
+    return { status, headers, body: json, sendBody: true, cacheable: false };
   }
   let body = json;
   // A `.json` suffix always means JSON (it wins over `format`, as DRF's format suffix does).

@@ -361,7 +361,23 @@ function responses(examples: Record<string, Examples>): Doc {
     },
     Options: {
       description:
-        'The methods of the path, no body; a CORS preflight (Origin and Access-Control-Request-Method) also gets the Access-Control-Allow-* headers.',
+        "The path's metadata, as Django REST Framework's OPTIONS answer gives it: its name, description, what it renders and parses (nothing: the API is read-only) and the query parameters it takes. A CORS preflight (Origin and Access-Control-Request-Method) also gets the Access-Control-Allow-* headers.",
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'description', 'renders', 'parses', 'parameters'],
+            properties: {
+              name: { type: 'string', description: 'The name of the resource, e.g. "Entry List".' },
+              description: { type: 'string', description: 'What it is.' },
+              renders: { type: 'array', items: { type: 'string' }, description: 'The media types it answers with.' },
+              parses: { type: 'array', items: { type: 'string' }, maxItems: 0, description: 'None: read-only.' },
+              parameters: { type: 'array', items: { type: 'string' }, description: 'The query parameters it reads.' },
+            },
+          },
+        },
+      },
       headers: headerRefs([
         ...COMMON_HEADERS,
         'Access-Control-Allow-Methods',

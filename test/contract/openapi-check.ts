@@ -149,7 +149,7 @@ export function openApiChecker(document: unknown): OpenApiChecker {
     }
     const content = asDoc(response.content);
     const type = (headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
-    const bodiless = method === 'HEAD' || status === 304 || (method === 'OPTIONS' && status === 200);
+    const bodiless = method === 'HEAD' || status === 304;
     if (bodiless) {
       if (body !== '') problems.push(`${at}: a body where none is sent`);
       return problems;

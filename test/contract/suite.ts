@@ -286,7 +286,16 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         const text = await res.text();
         if (method === 'GET' && status === 200)
           expect(res.headers.get('etag'), `${label}: etag`).toMatch(/^(W\/)?".+"$/);
-        if (method === 'HEAD' || method === 'OPTIONS') expect(text, label).toBe('');
+        if (method === 'HEAD') expect(text, label).toBe('');
+        // OPTIONS: the resource's metadata, as DRF's (core/metadata.ts).
+        if (method === 'OPTIONS')
+          expect(Object.keys(JSON.parse(text)), label).toEqual([
+            'name',
+            'description',
+            'renders',
+            'parses',
+            'parameters',
+          ]);
         if (status >= 400 && method !== 'HEAD') expect(JSON.parse(text), label).toMatchObject({ status_code: status });
       }
       // 304s: a file, a computed range, a browsable page; and a CORS preflight.
@@ -337,7 +346,7 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         const res = await get(path, { method: 'OPTIONS', headers });
         const label = `preflight ${path} asking ${asked ?? 'no headers'}`;
         expect(res.status, label).toBe(200);
-        expect(await res.text(), label).toBe('');
+        expect(((await res.json()) as { parses: string[] }).parses, label).toEqual([]);
         expect(res.headers.get('access-control-allow-origin'), label).toBe('*');
         const list = (name: string) =>
           (res.headers.get(name) ?? '')
