@@ -9,6 +9,8 @@ import { type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList 
 import { prerenderedList } from './prerendered.ts';
 import { lowerBound } from './ranges.ts';
 import { route } from './router.ts';
+import { searchAnswer } from './search/answer.ts';
+import { isBlankSearch } from './search/query.ts';
 import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';
 import { collectionURL } from './urls.ts';
@@ -54,6 +56,7 @@ export function answer(method: string, pathname: string, query: ListQuery, site:
 }
 
 function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answer {
+  if (collection !== 'categories' && !isBlankSearch(q.search)) return searchAnswer(collection, q, site);
   const total = collection === 'categories' ? site.categorySlugs.size : site.topicIds.size;
   const planned =
     collection === 'entries'

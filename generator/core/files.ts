@@ -18,3 +18,13 @@ export function detailFile(collection: Collection, key: string): string {
 export function pageFile(dir: string, page: number): string {
   return `${dir}/pages/${page}.json`;
 }
+
+/** The search index of a collection (see core/search/): its documents' statistics... */
+export function searchDocsFile(collection: 'entries' | 'topics'): string {
+  return `_data/search/${collection}/docs.json`;
+}
+
+/** ...and its shards, each holding the postings of some of the words. */
+export function searchShardFile(collection: 'entries' | 'topics', shard: number): string {
+  return `_data/search/${collection}/${shard}.txt`;
+}

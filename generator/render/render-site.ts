@@ -30,6 +30,7 @@ import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
+import { searchIndexFiles } from './search-index.ts';
 
 export interface OutputFile {
   /** Relative to the output directory, `/`-separated. */
@@ -201,6 +202,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const indexInputs = [entryFragments, model.categories.map((c) => c.slug), model.topics.map((t) => t.id)];
   yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => siteIndexBody(model)) };
   yield openApiFile(model, fragments, memo);
+  yield* searchIndexFiles(model);
 }
 
 /**

@@ -1,0 +1,192 @@
+// A list request with `search`: the matching records of the list, 50 a page, each item with its
+// snippet. It reads the index's statistics, the shards its words need and the detail files of
+// the page's records, through the runtime's ReadFile (core/answer.ts's 'compute').
+
+import type { Answer } from '../answer.ts';
+import { type ApiError, errorBody, INVALID_PAGE } from '../errors.ts';
+import { detailFile, searchDocsFile, searchShardFile } from '../files.ts';
+import type { ReadFile } from '../handler.ts';
+import { envelope, resultFragment } from '../json.ts';
+import { entryFilters, type ListQuery } from '../lists.ts';
+import { type LinkFilters, pageURL, parsePage, totalPagesFor } from '../pagination.ts';
+import { dateRange } from '../ranges.ts';
+import type { SiteIndex } from '../site-index.ts';
+import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
+import { collectionURL } from '../urls.ts';
+import { entryFields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
+import { search } from './engine.ts';
+import { parseSearchDocs, type SearchDocsFile } from './index-file.ts';
+import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
+import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
+import { snippet as snippetOf } from './snippet.ts';
+
+const decoder = new TextDecoder();
+
+function errorAnswer(error: ApiError): Answer {
+  return { kind: 'body', status: error.status, body: errorBody(error) };
+}
+
+function incomplete(file: string, why: string): Answer {
+  return errorAnswer({
+    status: 503,
+    detail: `The built site's search index is incomplete: ${file} is ${why}. Build and publish it again.`,
+  });
+}
+
+// Parsed forms of files, by the bytes a ReadFile gave: a runtime that keeps a file's bytes (the
+// local server, for a generation) parses each once; new bytes (a rebuild) are parsed again.
+const parsedDocs = new WeakMap<Uint8Array, SearchDocsFile>();
+const shardWords = new WeakMap<Uint8Array, { text: string; postings: Map<string, Postings> }>();
+
+type Read<T> = { ok: true; value: T } | { ok: false; answer: Answer };
+
+async function readDocs(readFile: ReadFile, collection: SearchCollection): Promise<Read<SearchDocsFile>> {
+  const file = searchDocsFile(collection);
+  const bytes = await readFile(file);
+  if (bytes === null) return { ok: false, answer: incomplete(file, 'missing') };
+  let docs = parsedDocs.get(bytes);
+  if (docs === undefined) {
+    const parsed = parseSearchDocs(decoder.decode(bytes));
+    if (!parsed.ok) return { ok: false, answer: incomplete(file, `damaged (${parsed.error})`) };
+    docs = parsed.value;
+    parsedDocs.set(bytes, docs);
+  }
+  return { ok: true, value: docs };
+}
+
+async function readPostings(
+  readFile: ReadFile,
+  collection: SearchCollection,
+  shards: number,
+  words: readonly string[],
+): Promise<Read<Map<string, Postings>>> {
+  const found = new Map<string, Postings>();
+  const results = await Promise.all(
+    words.map(async (word) => {
+      const file = searchShardFile(collection, shardOf(word, shards));
+      const bytes = await readFile(file);
+      if (bytes === null) return { word, file, postings: null };
+      let shard = shardWords.get(bytes);
+      if (shard === undefined) {
+        shard = { text: decoder.decode(bytes), postings: new Map() };
+        shardWords.set(bytes, shard);
+      }
+      let postings = shard.postings.get(word);
+      if (postings === undefined) {
+        postings = decodePostings(findInShard(shard.text, word)) ?? undefined;
+        if (postings !== undefined) shard.postings.set(word, postings);
+      }
+      return { word, file, postings: postings ?? null };
+    }),
+  );
+  for (const r of results) {
+    if (r.postings === null) return { ok: false, answer: incomplete(r.file, 'missing or damaged') };
+    found.set(r.word, r.postings);
+  }
+  return { ok: true, value: found };
+}
+
+function queryWords(query: SearchQuery, negated: boolean | null): string[] {
+  const words = new Set<string>();
+  for (const clause of query.clauses)
+    for (const term of clause)
+      if (negated === null || term.negated === negated) for (const w of term.words) words.add(w);
+  return [...words];
+}
+
+function searchedItem(
+  collection: SearchCollection,
+  detail: EntryDetail & TopicDetail,
+  words: ReadonlySet<string>,
+): Searched<EntryItem> | Searched<TopicItem> {
+  if (collection === 'entries') {
+    const item: Searched<EntryItem> = {
+      date: detail.date,
+      title: detail.title,
+      lastModifiedTime: detail.lastModifiedTime,
+      apiURL: detail.apiURL,
+      webURL: detail.webURL,
+      snippet: snippetOf(entryFields(detail), words),
+    };
+    return item;
+  }
+  const item: Searched<TopicItem> = {
+    id: detail.id,
+    title: detail.title,
+    orderTitle: detail.orderTitle,
+    kind: detail.kind,
+    lastModifiedTime: detail.lastModifiedTime,
+    apiURL: detail.apiURL,
+    webURL: detail.webURL,
+    snippet: snippetOf(topicFields(detail), words),
+  };
+  return item;
+}
+
+/**
+ * The answer to a list request with a non-blank `search`: 400 for a bad date, search or
+ * ordering, 404 for a page past the last, the page otherwise.
+ */
+export function searchAnswer(collection: SearchCollection, q: ListQuery, site: SiteIndex): Answer {
+  const dates = collection === 'entries' ? entryFilters(q) : { ok: true as const, value: {} as LinkFilters };
+  if (!dates.ok) return errorAnswer(dates.error);
+  const parsed = parseSearch(q.search ?? '');
+  if (!parsed.ok) return errorAnswer(parsed.error);
+  const ordering = parseOrdering(q.ordering);
+  if (!ordering.ok) return errorAnswer(ordering.error);
+  const filters: LinkFilters = { ...dates.value, search: q.search as string };
+  if (ordering.value !== 'natural') filters.ordering = ordering.value;
+  return {
+    kind: 'compute',
+    run: (readFile) => runSearch(collection, q, site, readFile, parsed.value, ordering.value, filters),
+  };
+}
+
+async function runSearch(
+  collection: SearchCollection,
+  q: ListQuery,
+  site: SiteIndex,
+  readFile: ReadFile,
+  query: SearchQuery,
+  ordering: Ordering,
+  filters: LinkFilters,
+): Promise<Answer> {
+  const docs = await readDocs(readFile, collection);
+  if (!docs.ok) return docs.answer;
+  const postings = await readPostings(readFile, collection, docs.value.shards, queryWords(query, null));
+  if (!postings.ok) return postings.answer;
+  const stats = { count: docs.value.keys.length, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
+  let matches = search(query, stats, postings.value, ordering);
+  if (collection === 'entries') {
+    const keys = docs.value.keys as string[];
+    const { from, to } = dateRange(keys, filters.start, filters.end);
+    matches = matches.filter((doc) => doc >= from && doc < to);
+  }
+  const totalPages = totalPagesFor(matches.length, site.pageSize);
+  const page = parsePage(q.page, totalPages);
+  if (page === null) return errorAnswer(INVALID_PAGE);
+  const onPage = matches.slice((page - 1) * site.pageSize, page * site.pageSize);
+  const words = new Set(queryWords(query, false));
+  const items: Array<Searched<EntryItem> | Searched<TopicItem>> = [];
+  for (const doc of onPage) {
+    const file = detailFile(collection, String(docs.value.keys[doc]));
+    const bytes = await readFile(file);
+    if (bytes === null) return incomplete(file, 'missing');
+    const detail = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
+    items.push(searchedItem(collection, detail, words));
+  }
+  const listURL = collectionURL(site.apiOrigin, collection);
+  return {
+    kind: 'body',
+    status: 200,
+    body: envelope(
+      {
+        totalResults: matches.length,
+        totalPages,
+        nextPageURL: page < totalPages ? pageURL(listURL, filters, page + 1) : null,
+        previousPageURL: page > 1 ? pageURL(listURL, filters, page - 1) : null,
+      },
+      items.map(resultFragment),
+    ),
+  };
+}

@@ -1,0 +1,52 @@
+// A result's snippet: a short excerpt around the first match, each matched word in
+// <mark>…</mark>, HTML-escaped otherwise. The text is searched first, then the notes, then the
+// title (a title is a date: an excerpt of it says little).
+
+import type { Fields } from './documents.ts';
+import { type Token, tokenize } from './tokenize.ts';
+
+const BEFORE = 8;
+const AFTER = 16;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Collapses runs of white space, as the excerpt is one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+function excerpt(text: string, tokens: readonly Token[], at: number, words: ReadonlySet<string>): string {
+  const lo = Math.max(0, at - BEFORE);
+  const hi = Math.min(tokens.length - 1, at + AFTER);
+  const first = tokens[lo] as Token;
+  const last = tokens[hi] as Token;
+  const cut = hi < tokens.length - 1;
+  let out = lo > 0 ? '… ' : '';
+  // A whole field is shown with its punctuation; a cut one from its first word to its last.
+  let cursor = lo > 0 ? first.start : 0;
+  for (let i = lo; i <= hi; i++) {
+    const t = tokens[i] as Token;
+    // Several words may come from one written run (a ligature): the run is marked once.
+    if (t.start < cursor || !words.has(t.term)) continue;
+    out += `${escapeHtml(oneLine(text.slice(cursor, t.start)))}<mark>${escapeHtml(text.slice(t.start, t.end))}</mark>`;
+    cursor = t.end;
+  }
+  out += escapeHtml(oneLine(text.slice(cursor, cut ? last.end : text.length)));
+  return cut ? `${out} …` : out;
+}
+
+/** The snippet of a document's fields for the words a query looks for. */
+export function snippet(fields: Fields, words: ReadonlySet<string>): string {
+  const [title, text, notes] = fields;
+  for (const field of [text, notes, title]) {
+    const tokens = tokenize(field);
+    const at = tokens.findIndex((t) => words.has(t.term));
+    if (at !== -1) return excerpt(field, tokens, at, words).trim();
+  }
+  // Nothing to mark (a query of exclusions only): the text's first words.
+  const field = text !== '' ? text : title;
+  const tokens = tokenize(field);
+  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, words).trim();
+}
