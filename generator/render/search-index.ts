@@ -7,12 +7,26 @@ import type { Model } from '../core/model.ts';
 import { entryFields, type Fields, type SearchCollection, topicFields } from '../core/search/documents.ts';
 import { FIELD_COUNT } from '../core/search/engine.ts';
 import type { SearchDocsFile } from '../core/search/index-file.ts';
-import { encodePostings, encodeShard, shardOf } from '../core/search/postings.ts';
+import {
+  encodeNumbers,
+  encodeShard,
+  type PostingsWriter,
+  postingsWriter,
+  shardOf,
+  writeDocument,
+  writtenPostings,
+} from '../core/search/postings.ts';
 import { terms } from '../core/search/tokenize.ts';
 
 /** About this many bytes a shard: a query reads a few such files whole. */
 const SHARD_BYTES = 32 * 1024;
 const MAX_SHARDS = 128;
+
+interface WordPostings {
+  writer: PostingsWriter;
+  /** Its positions in the document being read. */
+  positions: number[];
+}
 
 interface IndexFile {
   path: string;
@@ -22,39 +36,45 @@ interface IndexFile {
 /** The files of one collection's index, from its documents' fields in the list's order. */
 export function collectionIndexFiles(
   collection: SearchCollection,
-  keys: ReadonlyArray<string | number>,
+  count: number,
   fields: (doc: number) => Fields,
 ): IndexFile[] {
   const lengths: number[] = [];
-  const postings = new Map<string, Array<[number, number[]]>>();
-  for (let doc = 0; doc < keys.length; doc++) {
+  // Each word's postings are packed as soon as a document is done with: the build holds the
+  // packed text (about half the text's size), not an array per word and document.
+  const words = new Map<string, WordPostings>();
+  const inDoc: WordPostings[] = [];
+  for (let doc = 0; doc < count; doc++) {
     let position = 0;
     for (const text of fields(doc)) {
-      const words = terms(text);
-      lengths.push(words.length);
-      for (const word of words) {
-        let list = postings.get(word);
-        if (list === undefined) {
-          list = [];
-          postings.set(word, list);
+      const found = terms(text);
+      lengths.push(found.length);
+      for (const word of found) {
+        let w = words.get(word);
+        if (w === undefined) {
+          w = { writer: postingsWriter(), positions: [] };
+          words.set(word, w);
         }
-        const last = list[list.length - 1];
-        if (last !== undefined && last[0] === doc) last[1].push(position);
-        else list.push([doc, [position]]);
-        position++;
+        if (w.positions.length === 0) inDoc.push(w);
+        w.positions.push(position++);
       }
       position++; // the gap between two fields
     }
+    for (const w of inDoc) {
+      writeDocument(w.writer, doc, w.positions);
+      w.positions.length = 0;
+    }
+    inDoc.length = 0;
   }
-  const encoded = [...postings]
-    .map(([word, list]) => [word, encodePostings(list)] as const)
+  const encoded = [...words]
+    .map(([word, w]) => [word, writtenPostings(w.writer)] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const bytes = encoded.reduce((n, [word, p]) => n + word.length + p.length + 2, 0);
   const shards = Math.min(MAX_SHARDS, Math.max(1, Math.ceil(bytes / SHARD_BYTES)));
   const byShard: Array<Array<readonly [string, string]>> = Array.from({ length: shards }, () => []);
   for (const entry of encoded) byShard[shardOf(entry[0], shards)]?.push(entry);
-  const docs: SearchDocsFile = { version: 1, shards, keys: [...keys], lengths };
-  if (lengths.length !== keys.length * FIELD_COUNT) throw new Error('a document without its three fields');
+  if (lengths.length !== count * FIELD_COUNT) throw new Error('a document without its three fields');
+  const docs: SearchDocsFile = { version: 1, shards, count, lengths: encodeNumbers(lengths) };
   return [
     { path: searchDocsFile(collection), body: JSON.stringify(docs) },
     ...byShard.map((list, shard) => ({ path: searchShardFile(collection, shard), body: encodeShard(list) })),
@@ -64,15 +84,11 @@ export function collectionIndexFiles(
 /** Every file of the site's search index. */
 export function searchIndexFiles(model: Model): IndexFile[] {
   return [
-    ...collectionIndexFiles(
-      'entries',
-      model.entries.map((e) => e.date),
-      (doc) => entryFields(model.entries[doc] as Model['entries'][number]),
+    ...collectionIndexFiles('entries', model.entries.length, (doc) =>
+      entryFields(model.entries[doc] as Model['entries'][number]),
     ),
-    ...collectionIndexFiles(
-      'topics',
-      model.topics.map((t) => t.id),
-      (doc) => topicFields(model.topics[doc] as Model['topics'][number]),
+    ...collectionIndexFiles('topics', model.topics.length, (doc) =>
+      topicFields(model.topics[doc] as Model['topics'][number]),
     ),
   ];
 }

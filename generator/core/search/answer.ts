@@ -15,7 +15,7 @@ import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '.
 import { collectionURL } from '../urls.ts';
 import { entryFields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
 import { search } from './engine.ts';
-import { parseSearchDocs, type SearchDocsFile } from './index-file.ts';
+import { parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
 import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
 import { snippet as snippetOf } from './snippet.ts';
@@ -35,12 +35,24 @@ function incomplete(file: string, why: string): Answer {
 
 // Parsed forms of files, by the bytes a ReadFile gave: a runtime that keeps a file's bytes (the
 // local server, for a generation) parses each once; new bytes (a rebuild) are parsed again.
-const parsedDocs = new WeakMap<Uint8Array, SearchDocsFile>();
+const parsedDocs = new WeakMap<Uint8Array, SearchDocs>();
 const shardWords = new WeakMap<Uint8Array, { text: string; postings: Map<string, Postings> }>();
+
+const topicIdLists = new WeakMap<SiteIndex, readonly number[]>();
+
+/** The topic ids of a site in their list's order (ascending), made once a site. */
+function topicKeys(site: SiteIndex): readonly number[] {
+  let ids = topicIdLists.get(site);
+  if (ids === undefined) {
+    ids = [...site.topicIds];
+    topicIdLists.set(site, ids);
+  }
+  return ids;
+}
 
 type Read<T> = { ok: true; value: T } | { ok: false; answer: Answer };
 
-async function readDocs(readFile: ReadFile, collection: SearchCollection): Promise<Read<SearchDocsFile>> {
+async function readDocs(readFile: ReadFile, collection: SearchCollection): Promise<Read<SearchDocs>> {
   const file = searchDocsFile(collection);
   const bytes = await readFile(file);
   if (bytes === null) return { ok: false, answer: incomplete(file, 'missing') };
@@ -155,11 +167,13 @@ async function runSearch(
   if (!docs.ok) return docs.answer;
   const postings = await readPostings(readFile, collection, docs.value.shards, queryWords(query, null));
   if (!postings.ok) return postings.answer;
-  const stats = { count: docs.value.keys.length, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
+  // Documents are numbered in the order of the site index's list.
+  const keys = collection === 'entries' ? site.entryDates : topicKeys(site);
+  if (docs.value.count !== keys.length) return incomplete(searchDocsFile(collection), 'not of this build');
+  const stats = { count: docs.value.count, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
   let matches = search(query, stats, postings.value, ordering);
   if (collection === 'entries') {
-    const keys = docs.value.keys as string[];
-    const { from, to } = dateRange(keys, filters.start, filters.end);
+    const { from, to } = dateRange(site.entryDates, filters.start, filters.end);
     matches = matches.filter((doc) => doc >= from && doc < to);
   }
   const totalPages = totalPagesFor(matches.length, site.pageSize);
@@ -169,7 +183,7 @@ async function runSearch(
   const words = new Set(queryWords(query, false));
   const items: Array<Searched<EntryItem> | Searched<TopicItem>> = [];
   for (const doc of onPage) {
-    const file = detailFile(collection, String(docs.value.keys[doc]));
+    const file = detailFile(collection, String(keys[doc]));
     const bytes = await readFile(file);
     if (bytes === null) return incomplete(file, 'missing');
     const detail = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;

@@ -13,8 +13,36 @@ export interface Token {
   end: number;
 }
 
-/** A run of letters, marks and digits in the text as written (NFKD may split one further). */
-const RUN = /[\p{L}\p{M}\p{N}]+/gu;
+/** A character of a run (a letter, a mark or a digit), beyond ASCII. */
+const RUN_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+function inRun(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0;
+  const size = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+  return RUN_CHAR.test(text.slice(i, i + size)) ? size : 0;
+}
+
+/**
+ * Each run of letters, marks and digits in the text as written (NFKD may split one further):
+ * what /[\p{L}\p{M}\p{N}]+/gu matches, by hand, as the build runs it over the whole text.
+ */
+function eachRun(text: string, visit: (start: number, end: number) => void): void {
+  let i = 0;
+  while (i < text.length) {
+    let size = inRun(text, i);
+    if (size === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (size > 0) {
+      i += size;
+      size = i < text.length ? inRun(text, i) : 0;
+    }
+    visit(start, i);
+  }
+}
 const MARKS = /\p{M}/gu;
 const NOT_ALNUM = /[^\p{L}\p{N}]+/u;
 
@@ -24,32 +52,34 @@ function normalise(run: string): string[] {
   return plain.split(NOT_ALNUM).filter((w) => w !== '');
 }
 
-const stems = new Map<string, string>();
+const runTerms = new Map<string, readonly string[]>();
+const MEMO_SIZE = 200_000;
 
-/** The stem of a normalised word; memoised, as texts repeat their words. */
-function stem(word: string): string {
-  let s = stems.get(word);
-  if (s === undefined) {
-    s = stemmer(word);
-    if (stems.size < 200_000) stems.set(word, s);
+/** The stemmed words of one run as written; memoised, as texts repeat their words. */
+function termsOfRun(run: string): readonly string[] {
+  let found = runTerms.get(run);
+  if (found === undefined) {
+    found = normalise(run).map((word) => stemmer(word));
+    if (runTerms.size >= MEMO_SIZE) runTerms.clear();
+    runTerms.set(run, found);
   }
-  return s;
+  return found;
 }
 
 /** Every word of a text with where it is written. */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of text.matchAll(RUN)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    for (const word of normalise(m[0])) tokens.push({ term: stem(word), start, end });
-  }
+  eachRun(text, (start, end) => {
+    for (const term of termsOfRun(text.slice(start, end))) tokens.push({ term, start, end });
+  });
   return tokens;
 }
 
 /** The stemmed words of a text, in order. */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(RUN)) for (const word of normalise(m[0])) out.push(stem(word));
+  eachRun(text, (start, end) => {
+    for (const term of termsOfRun(text.slice(start, end))) out.push(term);
+  });
   return out;
 }
