@@ -6,14 +6,15 @@ import type { ApiRequest, ApiResponse } from '../../core/handler.ts';
 import { JSON_TYPE } from '../../core/headers.ts';
 
 /**
- * The cache key beyond the path: the three parameters any answer reads (every other parameter is
+ * The cache key beyond the path: the parameters any answer reads (the date range and page, and
+ * search with its ordering) (every other parameter is
  * ignored by the API, so junk such as utm_source shares one entry), and Accept (JSON or the HTML
  * view). Netlify-Vary likely replaces the standard Vary in the key, so Accept is named here
  * although Vary has it; Cookie is left out on purpose (no answer depends on it). Sent on every
  * answer of a URL alike. A new query parameter read by the API must be added here.
  */
-export const NETLIFY_VARY = 'query=end|page|start,header=Accept';
-const KEY_PARAMETERS: ReadonlySet<string> = new Set(['end', 'page', 'start']);
+export const NETLIFY_VARY = 'query=end|ordering|page|search|start,header=Accept';
+const KEY_PARAMETERS: ReadonlySet<string> = new Set(['end', 'ordering', 'page', 'search', 'start']);
 
 /**
  * For Netlify's CDN only (it strips the header before the client sees it): keep the answer until
@@ -42,7 +43,8 @@ export function netlifyHeaders(request: ApiRequest, r: ApiResponse): Record<stri
  *   an API client could never be given HTML (the reverse, JSON for a browser, stays harmless);
  * - a plain path: lower case letters, digits, `-`, `_` and `.`, no escapes, no empty or dot
  *   segments, no trailing slash (`/api/v1/entries/` is a 404, `/api/v1/entries` is not);
- * - start, end and page each at most once, spelled exactly so, with plain values.
+ * - start, end, page, search and ordering each at most once, spelled exactly so, with plain values
+ *   (a search of several words, written with escapes, is answered by the function every time).
  */
 export function cdnMayKeep(request: ApiRequest, r: ApiResponse): boolean {
   return (
