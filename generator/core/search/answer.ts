@@ -17,7 +17,7 @@ import { entryFields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from 
 import { search } from './engine.ts';
 import { parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
-import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
+import { type Ordering, parseOrdering, parseSearch, type SearchQuery, type Term } from './query.ts';
 import { snippet as snippetOf } from './snippet.ts';
 
 const decoder = new TextDecoder();
@@ -98,18 +98,14 @@ async function readPostings(
   return { ok: true, value: found };
 }
 
-function queryWords(query: SearchQuery, negated: boolean | null): string[] {
-  const words = new Set<string>();
-  for (const clause of query.clauses)
-    for (const term of clause)
-      if (negated === null || term.negated === negated) for (const w of term.words) words.add(w);
-  return [...words];
+function queryWords(query: SearchQuery): string[] {
+  return [...new Set(query.clauses.flat().flatMap((term) => term.words))];
 }
 
 function searchedItem(
   collection: SearchCollection,
   detail: EntryDetail & TopicDetail,
-  words: ReadonlySet<string>,
+  wanted: readonly Term[],
 ): Searched<EntryItem> | Searched<TopicItem> {
   if (collection === 'entries') {
     const item: Searched<EntryItem> = {
@@ -118,7 +114,7 @@ function searchedItem(
       lastModifiedTime: detail.lastModifiedTime,
       apiURL: detail.apiURL,
       webURL: detail.webURL,
-      snippet: snippetOf(entryFields(detail), words),
+      snippet: snippetOf(entryFields(detail), wanted),
     };
     return item;
   }
@@ -130,7 +126,7 @@ function searchedItem(
     lastModifiedTime: detail.lastModifiedTime,
     apiURL: detail.apiURL,
     webURL: detail.webURL,
-    snippet: snippetOf(topicFields(detail), words),
+    snippet: snippetOf(topicFields(detail), wanted),
   };
   return item;
 }
@@ -165,7 +161,7 @@ async function runSearch(
 ): Promise<Answer> {
   const docs = await readDocs(readFile, collection);
   if (!docs.ok) return docs.answer;
-  const postings = await readPostings(readFile, collection, docs.value.shards, queryWords(query, null));
+  const postings = await readPostings(readFile, collection, docs.value.shards, queryWords(query));
   if (!postings.ok) return postings.answer;
   // Documents are numbered in the order of the site index's list.
   const keys = collection === 'entries' ? site.entryDates : topicKeys(site);
@@ -180,14 +176,14 @@ async function runSearch(
   const page = parsePage(q.page, totalPages);
   if (page === null) return errorAnswer(INVALID_PAGE);
   const onPage = matches.slice((page - 1) * site.pageSize, page * site.pageSize);
-  const words = new Set(queryWords(query, false));
+  const wanted = query.clauses.flat().filter((term) => !term.negated);
   const items: Array<Searched<EntryItem> | Searched<TopicItem>> = [];
   for (const doc of onPage) {
     const file = detailFile(collection, String(keys[doc]));
     const bytes = await readFile(file);
     if (bytes === null) return incomplete(file, 'missing');
     const detail = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
-    items.push(searchedItem(collection, detail, words));
+    items.push(searchedItem(collection, detail, wanted));
   }
   const listURL = collectionURL(site.apiOrigin, collection);
   return {

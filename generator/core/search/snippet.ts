@@ -1,8 +1,10 @@
 // A result's snippet: a short excerpt around the first match, each matched word in
 // <mark>…</mark>, HTML-escaped otherwise. The text is searched first, then the notes, then the
-// title (a title is a date: an excerpt of it says little).
+// title (a title is a date: an excerpt of it says little). Of a phrase, only its words where
+// they stand in a row are marked.
 
 import type { Fields } from './documents.ts';
+import type { Term } from './query.ts';
 import { type Token, tokenize } from './tokenize.ts';
 
 const BEFORE = 8;
@@ -17,7 +19,21 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
 
-function excerpt(text: string, tokens: readonly Token[], at: number, words: ReadonlySet<string>): string {
+/** Which tokens are part of an occurrence of one of the terms. */
+function matched(tokens: readonly Token[], terms: readonly Term[]): boolean[] {
+  const marks = new Array<boolean>(tokens.length).fill(false);
+  for (const term of terms) {
+    const n = term.words.length;
+    for (let i = 0; i + n <= tokens.length; i++) {
+      let all = true;
+      for (let k = 0; k < n && all; k++) all = tokens[i + k]?.term === term.words[k];
+      if (all) for (let k = 0; k < n; k++) marks[i + k] = true;
+    }
+  }
+  return marks;
+}
+
+function excerpt(text: string, tokens: readonly Token[], at: number, marks: readonly boolean[]): string {
   const lo = Math.max(0, at - BEFORE);
   const hi = Math.min(tokens.length - 1, at + AFTER);
   const first = tokens[lo] as Token;
@@ -29,7 +45,7 @@ function excerpt(text: string, tokens: readonly Token[], at: number, words: Read
   for (let i = lo; i <= hi; i++) {
     const t = tokens[i] as Token;
     // Several words may come from one written run (a ligature): the run is marked once.
-    if (t.start < cursor || !words.has(t.term)) continue;
+    if (t.start < cursor || marks[i] !== true) continue;
     out += `${escapeHtml(oneLine(text.slice(cursor, t.start)))}<mark>${escapeHtml(text.slice(t.start, t.end))}</mark>`;
     cursor = t.end;
   }
@@ -37,16 +53,17 @@ function excerpt(text: string, tokens: readonly Token[], at: number, words: Read
   return cut ? `${out} …` : out;
 }
 
-/** The snippet of a document's fields for the words a query looks for. */
-export function snippet(fields: Fields, words: ReadonlySet<string>): string {
+/** The snippet of a document's fields for the terms a query looks for (not those it excludes). */
+export function snippet(fields: Fields, terms: readonly Term[]): string {
   const [title, text, notes] = fields;
   for (const field of [text, notes, title]) {
     const tokens = tokenize(field);
-    const at = tokens.findIndex((t) => words.has(t.term));
-    if (at !== -1) return excerpt(field, tokens, at, words).trim();
+    const marks = matched(tokens, terms);
+    const at = marks.indexOf(true);
+    if (at !== -1) return excerpt(field, tokens, at, marks).trim();
   }
   // Nothing to mark (a query of exclusions only): the text's first words.
   const field = text !== '' ? text : title;
   const tokens = tokenize(field);
-  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, words).trim();
+  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, []).trim();
 }
