@@ -13,11 +13,11 @@ import { dateRange } from '../ranges.ts';
 import type { SiteIndex } from '../site-index.ts';
 import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
 import { collectionURL } from '../urls.ts';
-import { entryFields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
+import { entryFields, type Fields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
 import { search } from './engine.ts';
 import { parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
-import { type Ordering, parseOrdering, parseSearch, type SearchQuery, type Term } from './query.ts';
+import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
 import { snippet as snippetOf } from './snippet.ts';
 
 const decoder = new TextDecoder();
@@ -102,33 +102,44 @@ function queryWords(query: SearchQuery): string[] {
   return [...new Set(query.clauses.flat().flatMap((term) => term.words))];
 }
 
-function searchedItem(
-  collection: SearchCollection,
-  detail: EntryDetail & TopicDetail,
-  wanted: readonly Term[],
-): Searched<EntryItem> | Searched<TopicItem> {
-  if (collection === 'entries') {
-    const item: Searched<EntryItem> = {
-      date: detail.date,
-      title: detail.title,
-      lastModifiedTime: detail.lastModifiedTime,
-      apiURL: detail.apiURL,
-      webURL: detail.webURL,
-      snippet: snippetOf(entryFields(detail), wanted),
-    };
-    return item;
-  }
-  const item: Searched<TopicItem> = {
-    id: detail.id,
-    title: detail.title,
-    orderTitle: detail.orderTitle,
-    kind: detail.kind,
-    lastModifiedTime: detail.lastModifiedTime,
-    apiURL: detail.apiURL,
-    webURL: detail.webURL,
-    snippet: snippetOf(topicFields(detail), wanted),
-  };
-  return item;
+/** What a search answer needs of a record's detail file: its list item and its searched fields. */
+interface Searchable {
+  item: EntryItem | TopicItem;
+  fields: Fields;
+}
+
+const parsedDetails = new WeakMap<Uint8Array, Searchable>();
+
+function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable {
+  let found = parsedDetails.get(bytes);
+  if (found !== undefined) return found;
+  const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
+  found =
+    collection === 'entries'
+      ? {
+          item: {
+            date: d.date,
+            title: d.title,
+            lastModifiedTime: d.lastModifiedTime,
+            apiURL: d.apiURL,
+            webURL: d.webURL,
+          },
+          fields: entryFields(d),
+        }
+      : {
+          item: {
+            id: d.id,
+            title: d.title,
+            orderTitle: d.orderTitle,
+            kind: d.kind,
+            lastModifiedTime: d.lastModifiedTime,
+            apiURL: d.apiURL,
+            webURL: d.webURL,
+          },
+          fields: topicFields(d),
+        };
+  parsedDetails.set(bytes, found);
+  return found;
 }
 
 /**
@@ -182,8 +193,9 @@ async function runSearch(
     const file = detailFile(collection, String(keys[doc]));
     const bytes = await readFile(file);
     if (bytes === null) return incomplete(file, 'missing');
-    const detail = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
-    items.push(searchedItem(collection, detail, wanted));
+    const { item, fields } = searchable(collection, bytes);
+    // The item's fields in the contract's order, then the snippet.
+    items.push({ ...item, snippet: snippetOf(fields, wanted) });
   }
   const listURL = collectionURL(site.apiOrigin, collection);
   return {

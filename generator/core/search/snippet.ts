@@ -19,25 +19,42 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
 
-/** Which tokens are part of an occurrence of one of the terms. */
-function matched(tokens: readonly Token[], terms: readonly Term[]): boolean[] {
-  const marks = new Array<boolean>(tokens.length).fill(false);
-  for (const term of terms) {
-    const n = term.words.length;
-    for (let i = 0; i + n <= tokens.length; i++) {
-      let all = true;
-      for (let k = 0; k < n && all; k++) all = tokens[i + k]?.term === term.words[k];
-      if (all) for (let k = 0; k < n; k++) marks[i + k] = true;
+/**
+ * The field's words up to a little past the first occurrence of one of the terms (enough for the
+ * excerpt: a snippet need not read a long entry to its end), and which of them are part of an
+ * occurrence. `at` is the first such word, or -1.
+ */
+function firstMatch(text: string, terms: readonly Term[]): { tokens: Token[]; marks: boolean[]; at: number } {
+  const longest = Math.max(1, ...terms.map((t) => t.words.length));
+  const marks: boolean[] = [];
+  let at = -1;
+  let seen = 0;
+  const tokens = tokenize(text, (sofar) => {
+    // Occurrences that end at each word read since the last call.
+    for (; seen < sofar.length; seen++) {
+      marks.push(false);
+      for (const term of terms) {
+        const n = term.words.length;
+        const from = seen - n + 1;
+        if (from < 0) continue;
+        let all = true;
+        for (let k = 0; k < n && all; k++) all = sofar[from + k]?.term === term.words[k];
+        if (!all) continue;
+        for (let k = from; k <= seen; k++) marks[k] = true;
+        if (at === -1 || from < at) at = from;
+      }
     }
-  }
-  return marks;
+    return at !== -1 && sofar.length > at + AFTER + longest;
+  });
+  return { tokens, marks, at };
 }
 
-function excerpt(text: string, tokens: readonly Token[], at: number, marks: readonly boolean[]): string {
+function excerpt(text: string, tokens: readonly Token[], at: number, marks: readonly boolean[], read: number): string {
   const lo = Math.max(0, at - BEFORE);
-  const hi = Math.min(tokens.length - 1, at + AFTER);
+  const hi = Math.min(read - 1, at + AFTER);
   const first = tokens[lo] as Token;
   const last = tokens[hi] as Token;
+  // Cut when words follow the excerpt's last (`tokens` may stop short of the field's end).
   const cut = hi < tokens.length - 1;
   let out = lo > 0 ? '… ' : '';
   // A whole field is shown with its punctuation; a cut one from its first word to its last.
@@ -57,13 +74,11 @@ function excerpt(text: string, tokens: readonly Token[], at: number, marks: read
 export function snippet(fields: Fields, terms: readonly Term[]): string {
   const [title, text, notes] = fields;
   for (const field of [text, notes, title]) {
-    const tokens = tokenize(field);
-    const marks = matched(tokens, terms);
-    const at = marks.indexOf(true);
-    if (at !== -1) return excerpt(field, tokens, at, marks).trim();
+    const { tokens, marks, at } = firstMatch(field, terms);
+    if (at !== -1) return excerpt(field, tokens, at, marks, tokens.length).trim();
   }
   // Nothing to mark (a query of exclusions only): the text's first words.
   const field = text !== '' ? text : title;
-  const tokens = tokenize(field);
-  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, []).trim();
+  const tokens = tokenize(field, (sofar) => sofar.length > AFTER + 1);
+  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, [], tokens.length).trim();
 }

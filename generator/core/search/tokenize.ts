@@ -27,7 +27,7 @@ function inRun(text: string, i: number): number {
  * Each run of letters, marks and digits in the text as written (NFKD may split one further):
  * what /[\p{L}\p{M}\p{N}]+/gu matches, by hand, as the build runs it over the whole text.
  */
-function eachRun(text: string, visit: (start: number, end: number) => void): void {
+function eachRun(text: string, visit: (start: number, end: number) => boolean | undefined): void {
   let i = 0;
   while (i < text.length) {
     let size = inRun(text, i);
@@ -40,7 +40,7 @@ function eachRun(text: string, visit: (start: number, end: number) => void): voi
       i += size;
       size = i < text.length ? inRun(text, i) : 0;
     }
-    visit(start, i);
+    if (visit(start, i) === true) return;
   }
 }
 const MARKS = /\p{M}/gu;
@@ -66,11 +66,15 @@ function termsOfRun(run: string): readonly string[] {
   return found;
 }
 
-/** Every word of a text with where it is written. */
-export function tokenize(text: string): Token[] {
+/**
+ * The words of a text with where each is written, in order, until `enough` says so (it is asked
+ * after each written run, with the words so far).
+ */
+export function tokenize(text: string, enough?: (tokens: readonly Token[]) => boolean): Token[] {
   const tokens: Token[] = [];
   eachRun(text, (start, end) => {
     for (const term of termsOfRun(text.slice(start, end))) tokens.push({ term, start, end });
+    return enough?.(tokens);
   });
   return tokens;
 }
@@ -80,6 +84,7 @@ export function terms(text: string): string[] {
   const out: string[] = [];
   eachRun(text, (start, end) => {
     for (const term of termsOfRun(text.slice(start, end))) out.push(term);
+    return false;
   });
   return out;
 }
