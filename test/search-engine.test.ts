@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fields } from '../generator/core/search/documents.ts';
-import { type DocumentStats, FIELD_COUNT, search } from '../generator/core/search/engine.ts';
+import { type DocumentStats, FIELD_COUNT, search, searchWithPlaces } from '../generator/core/search/engine.ts';
 import { parseSearchDocs } from '../generator/core/search/index-file.ts';
 import {
   decodeNumbers,
@@ -17,6 +17,7 @@ import {
   shardOf,
 } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
+import { snippet } from '../generator/core/search/snippet.ts';
 import { terms } from '../generator/core/search/tokenize.ts';
 import { collectionIndexFiles } from '../generator/render/search-index.ts';
 
@@ -38,9 +39,10 @@ const VOCABULARY = [
   'kings',
   "don't",
   '1660',
+  '½',
 ];
 const word = fc.constantFrom(...VOCABULARY);
-const text = fc.array(word, { maxLength: 14 }).map((ws) => ws.join(' '));
+const text = fc.array(word, { maxLength: 40 }).map((ws) => ws.join(' '));
 const fields: fc.Arbitrary<Fields> = fc.tuple(text, text, text);
 const collection = fc.array(fields, { minLength: 1, maxLength: 12 });
 
@@ -114,6 +116,23 @@ describe('search engine', () => {
         );
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('cuts the same snippets with the places the index knows as by reading each field', () => {
+    fc.assert(
+      fc.property(collection, queryText, (docs, raw) => {
+        const parsed = parseSearch(raw);
+        if (!parsed.ok) return;
+        const { stats, postingsOf } = indexOf(docs);
+        const found = searchWithPlaces(parsed.value, stats, postingsOf(parsed.value), 'natural');
+        const wanted = parsed.value.clauses.flat().filter((t) => !t.negated);
+        for (const doc of found.docs) {
+          const fields = docs[doc] as Fields;
+          expect(snippet(fields, wanted, found.firstAt(doc))).toBe(snippet(fields, wanted));
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 

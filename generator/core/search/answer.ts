@@ -14,7 +14,7 @@ import type { SiteIndex } from '../site-index.ts';
 import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
 import { collectionURL } from '../urls.ts';
 import { entryFields, type Fields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
-import { search } from './engine.ts';
+import { searchWithPlaces } from './engine.ts';
 import { parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
 import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
@@ -178,7 +178,8 @@ async function runSearch(
   const keys = collection === 'entries' ? site.entryDates : topicKeys(site);
   if (docs.value.count !== keys.length) return incomplete(searchDocsFile(collection), 'not of this build');
   const stats = { count: docs.value.count, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
-  let matches = search(query, stats, postings.value, ordering);
+  const found = searchWithPlaces(query, stats, postings.value, ordering);
+  let matches = found.docs;
   if (collection === 'entries') {
     const { from, to } = dateRange(site.entryDates, filters.start, filters.end);
     matches = matches.filter((doc) => doc >= from && doc < to);
@@ -195,7 +196,7 @@ async function runSearch(
     if (bytes === null) return incomplete(file, 'missing');
     const { item, fields } = searchable(collection, bytes);
     // The item's fields in the contract's order, then the snippet.
-    items.push({ ...item, snippet: snippetOf(fields, wanted) });
+    items.push({ ...item, snippet: snippetOf(fields, wanted, found.firstAt(doc)) });
   }
   const listURL = collectionURL(site.apiOrigin, collection);
   return {

@@ -33,11 +33,21 @@ function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
 
 const NONE: Postings = new Map();
 
+// Phrases found, by the postings of their first word (kept while those are: a runtime's cache of
+// the shard holds them) and the phrase: a warm query does not intersect them again.
+const phrasesFound = new WeakMap<Postings, Map<string, Map<number, number[]>>>();
+const PHRASES_KEPT = 64;
+
 /** Where a phrase starts in each document that holds it. */
 function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Postings>): Map<number, number[]> {
   const lists = words.map((w) => postings.get(w) ?? NONE);
-  const found = new Map<number, number[]>();
   const first = lists[0] as Postings;
+  if (lists.length === 1) return first;
+  const key = words.join(' ');
+  let kept = phrasesFound.get(first);
+  const hit = kept?.get(key);
+  if (hit !== undefined) return hit;
+  const found = new Map<number, number[]>();
   for (const [doc, positions] of first) {
     let starts = positions;
     for (let k = 1; k < lists.length && starts.length > 0; k++) {
@@ -46,11 +56,24 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
         starts = [];
         break;
       }
-      const at = new Set(next);
-      starts = starts.filter((p) => at.has(p + k));
+      // Both ascending: one pass keeps the starts whose k-th next word is there.
+      const kept: number[] = [];
+      let j = 0;
+      for (const p of starts) {
+        const target = p + k;
+        while (j < next.length && (next[j] as number) < target) j++;
+        if (next[j] === target) kept.push(p);
+      }
+      starts = kept;
     }
     if (starts.length > 0) found.set(doc, starts);
   }
+  if (kept === undefined) {
+    kept = new Map();
+    phrasesFound.set(first, kept);
+  }
+  if (kept.size >= PHRASES_KEPT) kept.clear();
+  kept.set(key, found);
   return found;
 }
 
@@ -64,9 +87,54 @@ export function search(
   postings: ReadonlyMap<string, Postings>,
   ordering: Ordering,
 ): number[] {
+  return searchWithPlaces(query, stats, postings, ordering).docs;
+}
+
+export interface Found {
+  /** The matching documents, in the order asked. */
+  docs: number[];
+  /**
+   * For a document, the number of the word where the first occurrence of a term the query looks
+   * for (not one it excludes) starts in each field, or -1 (for the snippets).
+   */
+  firstAt: (doc: number) => number[];
+}
+
+/** search, and where the terms occur. */
+export function searchWithPlaces(
+  query: SearchQuery,
+  stats: DocumentStats,
+  postings: ReadonlyMap<string, Postings>,
+  ordering: Ordering,
+): Found {
   const { count } = stats;
-  if (query.clauses.length === 0) return [];
   const occurrences = new Map<Term, Map<number, number[]>>();
+  const firstAt = (doc: number): number[] => {
+    const starts = fieldStarts(stats.lengths, doc);
+    const first = [-1, -1, -1];
+    for (const [term, found] of occurrences) {
+      if (term.negated) continue;
+      for (const p of found.get(doc) ?? []) {
+        let f = FIELD_COUNT - 1;
+        while (f > 0 && p < (starts[f] as number)) f--;
+        const at = p - (starts[f] as number);
+        if (first[f] === -1 || at < (first[f] as number)) first[f] = at;
+      }
+    }
+    return first;
+  };
+  return { docs: matching(query, stats, postings, ordering, occurrences, count), firstAt };
+}
+
+function matching(
+  query: SearchQuery,
+  stats: DocumentStats,
+  postings: ReadonlyMap<string, Postings>,
+  ordering: Ordering,
+  occurrences: Map<Term, Map<number, number[]>>,
+  count: number,
+): number[] {
+  if (query.clauses.length === 0) return [];
   for (const clause of query.clauses)
     for (const term of clause) occurrences.set(term, phraseStarts(term.words, postings));
 

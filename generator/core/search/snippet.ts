@@ -5,7 +5,7 @@
 
 import type { Fields } from './documents.ts';
 import type { Term } from './query.ts';
-import { type Token, tokenize } from './tokenize.ts';
+import { type Token, tokenize, tokenizeFrom } from './tokenize.ts';
 
 const BEFORE = 8;
 const AFTER = 16;
@@ -24,12 +24,16 @@ function oneLine(text: string): string {
  * excerpt: a snippet need not read a long entry to its end), and which of them are part of an
  * occurrence. `at` is the first such word, or -1.
  */
-function firstMatch(text: string, terms: readonly Term[]): { tokens: Token[]; marks: boolean[]; at: number } {
+function firstMatch(
+  text: string,
+  terms: readonly Term[],
+  skip: number,
+): { tokens: Token[]; first: number; marks: boolean[]; at: number } {
   const longest = Math.max(1, ...terms.map((t) => t.words.length));
   const marks: boolean[] = [];
   let at = -1;
   let seen = 0;
-  const tokens = tokenize(text, (sofar) => {
+  const { tokens, first } = tokenizeFrom(text, skip, (sofar) => {
     // Occurrences that end at each word read since the last call.
     for (; seen < sofar.length; seen++) {
       marks.push(false);
@@ -46,19 +50,21 @@ function firstMatch(text: string, terms: readonly Term[]): { tokens: Token[]; ma
     }
     return at !== -1 && sofar.length > at + AFTER + longest;
   });
-  return { tokens, marks, at };
+  return { tokens, first, marks, at };
 }
 
-function excerpt(text: string, tokens: readonly Token[], at: number, marks: readonly boolean[], read: number): string {
+/** The excerpt around tokens[at]; `first` is the number in the field of tokens[0]. */
+function excerpt(text: string, tokens: readonly Token[], first: number, at: number, marks: readonly boolean[]): string {
   const lo = Math.max(0, at - BEFORE);
-  const hi = Math.min(read - 1, at + AFTER);
-  const first = tokens[lo] as Token;
+  const hi = Math.min(tokens.length - 1, at + AFTER);
+  const from = tokens[lo] as Token;
   const last = tokens[hi] as Token;
+  const inside = first + lo > 0;
   // Cut when words follow the excerpt's last (`tokens` may stop short of the field's end).
   const cut = hi < tokens.length - 1;
-  let out = lo > 0 ? '… ' : '';
+  let out = inside ? '… ' : '';
   // A whole field is shown with its punctuation; a cut one from its first word to its last.
-  let cursor = lo > 0 ? first.start : 0;
+  let cursor = inside ? from.start : 0;
   for (let i = lo; i <= hi; i++) {
     const t = tokens[i] as Token;
     // Several words may come from one written run (a ligature): the run is marked once.
@@ -70,15 +76,22 @@ function excerpt(text: string, tokens: readonly Token[], at: number, marks: read
   return cut ? `${out} …` : out;
 }
 
-/** The snippet of a document's fields for the terms a query looks for (not those it excludes). */
-export function snippet(fields: Fields, terms: readonly Term[]): string {
-  const [title, text, notes] = fields;
-  for (const field of [text, notes, title]) {
-    const { tokens, marks, at } = firstMatch(field, terms);
-    if (at !== -1) return excerpt(field, tokens, at, marks, tokens.length).trim();
+/**
+ * The snippet of a document's fields for the terms a query looks for (not those it excludes).
+ * `firstAt` may say, for each field, the number of the word where the first occurrence starts
+ * (-1 for none), as the index knows it: the field is then read from a little before it.
+ */
+export function snippet(fields: Fields, terms: readonly Term[], firstAt?: readonly number[]): string {
+  const [title, text] = fields;
+  for (const f of [1, 2, 0]) {
+    const known = firstAt?.[f];
+    if (known === -1) continue;
+    const field = fields[f] as string;
+    const { tokens, first, marks, at } = firstMatch(field, terms, Math.max(0, (known ?? 0) - BEFORE));
+    if (at !== -1) return excerpt(field, tokens, first, at, marks).trim();
   }
   // Nothing to mark (a query of exclusions only): the text's first words.
   const field = text !== '' ? text : title;
   const tokens = tokenize(field, (sofar) => sofar.length > AFTER + 1);
-  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, [], tokens.length).trim();
+  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, 0, []).trim();
 }

@@ -66,17 +66,42 @@ function termsOfRun(run: string): readonly string[] {
   return found;
 }
 
+function isAscii(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 128) return false;
+  return true;
+}
+
 /**
  * The words of a text with where each is written, in order, until `enough` says so (it is asked
  * after each written run, with the words so far).
  */
 export function tokenize(text: string, enough?: (tokens: readonly Token[]) => boolean): Token[] {
+  return tokenizeFrom(text, 0, enough).tokens;
+}
+
+/**
+ * As tokenize, but the first `skip` words are only counted (cheaply: a run of ASCII letters and
+ * digits is one word), not returned; `first` is the number of the first word returned.
+ */
+export function tokenizeFrom(
+  text: string,
+  skip: number,
+  enough?: (tokens: readonly Token[]) => boolean,
+): { tokens: Token[]; first: number } {
   const tokens: Token[] = [];
+  let counted = 0;
   eachRun(text, (start, end) => {
+    if (counted < skip) {
+      const n = isAscii(text, start, end) ? 1 : termsOfRun(text.slice(start, end)).length;
+      if (counted + n <= skip) {
+        counted += n;
+        return false;
+      }
+    }
     for (const term of termsOfRun(text.slice(start, end))) tokens.push({ term, start, end });
     return enough?.(tokens);
   });
-  return tokens;
+  return { tokens, first: counted };
 }
 
 /** The stemmed words of a text, in order. */
