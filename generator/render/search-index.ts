@@ -3,7 +3,7 @@
 // that a query reads only the few shards its words need.
 
 import { searchDocsFile, searchShardFile } from '../core/files.ts';
-import type { Model } from '../core/model.ts';
+import type { Entry, Model, Topic } from '../core/model.ts';
 import { entryFields, type Fields, type SearchCollection, topicFields } from '../core/search/documents.ts';
 import { FIELD_COUNT } from '../core/search/engine.ts';
 import type { SearchDocsFile } from '../core/search/index-file.ts';
@@ -18,8 +18,13 @@ import {
 } from '../core/search/postings.ts';
 import { terms } from '../core/search/tokenize.ts';
 
-/** About this many bytes a shard: a query reads a few such files whole. */
-const SHARD_BYTES = 32 * 1024;
+/**
+ * How many documents a shard covers, about (a shard then holds ~30 KiB on the whole diary: a query
+ * reads a few such files whole). A function of the number of documents alone, never of their
+ * text: an edit that keeps every record where it is (the watch mode's fast path, render/patch.ts)
+ * keeps the same shard files.
+ */
+const DOCUMENTS_A_SHARD: Readonly<Record<SearchCollection, number>> = { entries: 32, topics: 4000 };
 const MAX_SHARDS = 128;
 
 interface WordPostings {
@@ -69,8 +74,7 @@ export function collectionIndexFiles(
   const encoded = [...words]
     .map(([word, w]) => [word, writtenPostings(w.writer)] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const bytes = encoded.reduce((n, [word, p]) => n + word.length + p.length + 2, 0);
-  const shards = Math.min(MAX_SHARDS, Math.max(1, Math.ceil(bytes / SHARD_BYTES)));
+  const shards = Math.min(MAX_SHARDS, Math.max(1, Math.ceil(count / DOCUMENTS_A_SHARD[collection])));
   const byShard: Array<Array<readonly [string, string]>> = Array.from({ length: shards }, () => []);
   for (const entry of encoded) byShard[shardOf(entry[0], shards)]?.push(entry);
   if (lengths.length !== count * FIELD_COUNT) throw new Error('a document without its three fields');
@@ -81,14 +85,17 @@ export function collectionIndexFiles(
   ];
 }
 
+/** The files of the entries' index. */
+export function entryIndexFiles(model: Pick<Model, 'entries'>): IndexFile[] {
+  return collectionIndexFiles('entries', model.entries.length, (doc) => entryFields(model.entries[doc] as Entry));
+}
+
+/** The files of the topics' index. */
+export function topicIndexFiles(model: Pick<Model, 'topics'>): IndexFile[] {
+  return collectionIndexFiles('topics', model.topics.length, (doc) => topicFields(model.topics[doc] as Topic));
+}
+
 /** Every file of the site's search index. */
 export function searchIndexFiles(model: Model): IndexFile[] {
-  return [
-    ...collectionIndexFiles('entries', model.entries.length, (doc) =>
-      entryFields(model.entries[doc] as Model['entries'][number]),
-    ),
-    ...collectionIndexFiles('topics', model.topics.length, (doc) =>
-      topicFields(model.topics[doc] as Model['topics'][number]),
-    ),
-  ];
+  return [...entryIndexFiles(model), ...topicIndexFiles(model)];
 }
