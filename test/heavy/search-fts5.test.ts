@@ -104,7 +104,7 @@ describe.skipIf(!available)('search against SQLite FTS5 on the whole diary', () 
     const stats: DocumentStats = { count: fields.length, lengths: docs.value.lengths, weights: [4, 1, 0.5] };
     const differences: string[] = [];
     let total = 0;
-    QUERIES.forEach(([ours, theirs], q) => {
+    QUERIES.forEach(([ours], q) => {
       const parsed = parseSearch(ours);
       if (!parsed.ok) throw new Error(parsed.error.detail);
       const postings = new Map<string, Postings>();
