@@ -16,7 +16,7 @@ import {
   writeDocument,
   writtenPostings,
 } from '../core/search/postings.ts';
-import { terms } from '../core/search/tokenize.ts';
+import { eachWrittenRun, runTerms } from '../core/search/tokenize.ts';
 
 /**
  * How many documents a shard covers, about (a shard then holds ~30 KiB on the whole diary: a query
@@ -48,21 +48,35 @@ export function collectionIndexFiles(
   // Each word's postings are packed as soon as a document is done with: the build holds the
   // packed text (about half the text's size), not an array per word and document.
   const words = new Map<string, WordPostings>();
+  // The postings of each run as written: one lookup a word (the text repeats its words).
+  const byRun = new Map<string, readonly WordPostings[]>();
+  const postingsOf = (word: string): WordPostings => {
+    let w = words.get(word);
+    if (w === undefined) {
+      w = { writer: postingsWriter(), positions: [] };
+      words.set(word, w);
+    }
+    return w;
+  };
   const inDoc: WordPostings[] = [];
+  let position = 0;
+  const add = (run: string): void => {
+    let ws = byRun.get(run);
+    if (ws === undefined) {
+      ws = runTerms(run).map(postingsOf);
+      byRun.set(run, ws);
+    }
+    for (const w of ws) {
+      if (w.positions.length === 0) inDoc.push(w);
+      w.positions.push(position++);
+    }
+  };
   for (let doc = 0; doc < count; doc++) {
-    let position = 0;
+    position = 0;
     for (const text of fields(doc)) {
-      const found = terms(text);
-      lengths.push(found.length);
-      for (const word of found) {
-        let w = words.get(word);
-        if (w === undefined) {
-          w = { writer: postingsWriter(), positions: [] };
-          words.set(word, w);
-        }
-        if (w.positions.length === 0) inDoc.push(w);
-        w.positions.push(position++);
-      }
+      const before = position;
+      eachWrittenRun(text, add);
+      lengths.push(position - before);
       position++; // the gap between two fields
     }
     for (const w of inDoc) {

@@ -52,16 +52,16 @@ function normalise(run: string): string[] {
   return plain.split(NOT_ALNUM).filter((w) => w !== '');
 }
 
-const runTerms = new Map<string, readonly string[]>();
+const memo = new Map<string, readonly string[]>();
 const MEMO_SIZE = 200_000;
 
 /** The stemmed words of one run as written; memoised, as texts repeat their words. */
 function termsOfRun(run: string): readonly string[] {
-  let found = runTerms.get(run);
+  let found = memo.get(run);
   if (found === undefined) {
     found = normalise(run).map((word) => stemmer(word));
-    if (runTerms.size >= MEMO_SIZE) runTerms.clear();
-    runTerms.set(run, found);
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(run, found);
   }
   return found;
 }
@@ -102,6 +102,22 @@ export function tokenizeFrom(
     return enough?.(tokens);
   });
   return { tokens, first: counted };
+}
+
+/**
+ * Each run of a text as written, in order, with its stemmed words: for a caller that keeps its
+ * own memo by written run (the index builder), so that a word costs it one lookup.
+ */
+export function eachWrittenRun(text: string, visit: (run: string) => void): void {
+  eachRun(text, (start, end) => {
+    visit(text.slice(start, end));
+    return false;
+  });
+}
+
+/** The stemmed words of one run as written (a run eachWrittenRun gave). */
+export function runTerms(run: string): readonly string[] {
+  return termsOfRun(run);
 }
 
 /** The stemmed words of a text, in order. */
