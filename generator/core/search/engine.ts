@@ -138,13 +138,23 @@ function matching(
   for (const clause of query.clauses)
     for (const term of clause) occurrences.set(term, phraseStarts(term.words, postings));
 
-  const matches: number[] = [];
-  for (let doc = 0; doc < count; doc++) {
-    const all = query.clauses.every((clause) =>
+  const holds = (doc: number): boolean =>
+    query.clauses.every((clause) =>
       clause.some((term) => (occurrences.get(term) as Map<number, number[]>).has(doc) !== term.negated),
     );
-    if (all) matches.push(doc);
+  // Only the documents of a clause without exclusions can match, when there is one: the smallest
+  // such clause's documents are the candidates; else every document is.
+  let candidates: number[] | null = null;
+  for (const clause of query.clauses) {
+    if (clause.some((term) => term.negated)) continue;
+    const docs = new Set<number>();
+    for (const term of clause) for (const doc of (occurrences.get(term) as Map<number, number[]>).keys()) docs.add(doc);
+    if (candidates === null || docs.size < candidates.length) candidates = [...docs];
   }
+  const matches =
+    candidates === null
+      ? Array.from({ length: count }, (_, doc) => doc).filter(holds)
+      : candidates.sort((a, b) => a - b).filter(holds);
   if (ordering === 'natural' || matches.length < 2) return matches;
 
   const positive = [...occurrences].filter(([term]) => !term.negated);
