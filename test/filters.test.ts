@@ -120,6 +120,23 @@ describe('record filters', () => {
     expect(got.map((e) => e.date)).toEqual(dates.filter((d) => d.endsWith(`-${day}`)));
   });
 
+  it('combines with search: the matches of the search that the filters select, in the same order', async () => {
+    const keys = (items: Array<Record<string, unknown>>) => items.map((i) => String(i.date ?? i.id));
+    const [id] = [...model.topicEntries].sort((a, b) => b[1].length - a[1].length)[0] as [number, string[]];
+    for (const [search, filter, list] of [
+      ['the', `topic=${id}`, 'entries'],
+      ['and', 'day=01-01', 'entries'],
+      ['the', 'kind=person', 'topics'],
+    ] as const) {
+      const searched = keys(await all(`/api/v1/${list}?search=${search}`));
+      const filtered = new Set(keys(await all(`/api/v1/${list}?${filter}`)));
+      const both = await all(`/api/v1/${list}?${filter}&search=${search}`);
+      expect(keys(both), `${filter} ${search}`).toEqual(searched.filter((k) => filtered.has(k)));
+      expect(both.length, `${filter} ${search}`).toBeGreaterThan(0);
+      for (const item of both) expect(typeof item.snippet).toBe('string');
+    }
+  });
+
   it('treats empty values as absent: the same bytes as the unfiltered list', async () => {
     const plain = await get('/api/v1/entries');
     expect((await get('/api/v1/entries?day=&topic=')).text).toBe(plain.text);

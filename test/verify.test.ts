@@ -198,9 +198,20 @@ describe('npm run verify (library)', () => {
     expect([...requested].sort()).toEqual(apiFiles(whole.publicDir).sort());
     // And what no file holds: computed ranges, errors, other methods.
     const sections = new Set(checks.map((c) => c.section));
-    for (const s of ['ranges', 'filters', 'errors', 'methods', 'revalidation', 'negotiation', 'spellings'] as const)
+    for (const s of [
+      'ranges',
+      'filters',
+      'searches',
+      'errors',
+      'methods',
+      'revalidation',
+      'negotiation',
+      'spellings',
+    ] as const)
       expect(sections.has(s), s).toBe(true);
     expect(checks.filter((c) => c.section === 'ranges')).toHaveLength(SAMPLE);
+    // A sample of searches and the four refused ones.
+    expect(checks.filter((c) => c.section === 'searches')).toHaveLength(SAMPLE + 4);
     // The same seed, the same requests.
     expect(planChecks(loaded.value.index, { sample: SAMPLE, seed: SEED, hasSchema: loaded.value.hasSchema })).toEqual(
       checks,

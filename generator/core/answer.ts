@@ -12,6 +12,8 @@ import { prerenderedList } from './prerendered.ts';
 import { lowerBound } from './ranges.ts';
 import { ok } from './result.ts';
 import { route } from './router.ts';
+import { searchAnswer } from './search/answer.ts';
+import { isBlankSearch } from './search/query.ts';
 import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';
 import { collectionURL } from './urls.ts';
@@ -63,11 +65,13 @@ export function answer(method: string, pathname: string, query: ListQuery, site:
 
 function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answer {
   if (collection !== 'categories') {
-    // The date filters' 400 first, then the record filters' 400 or 404, then the page's 404.
+    // The date filters' 400 first, then the record filters' 400 or 404, then the search's 400s,
+    // then the page's 404.
     const dates = collection === 'entries' ? entryFilters(q) : ok({});
     if (!dates.ok) return errorAnswer(dates.error);
     const records = recordFilters(collection, q, site);
     if (!records.ok) return errorAnswer(records.error);
+    if (!isBlankSearch(q.search)) return searchAnswer(collection, q, site, records.value);
     if (hasRecordFilters(records.value))
       return filteredListAnswer(collection, records.value, dates.value, q.page, site);
   }

@@ -23,3 +23,12 @@ export function pageFile(dir: string, page: number): string {
 
 /** The feeds of the latest entries (render/feeds.ts), served at FEED_PATHS. */
 export const FEED_FILES = { atom: 'api/v1/feeds/entries.atom', json: 'api/v1/feeds/entries.json' } as const;
+/** The search index of a collection (see core/search/): its documents' statistics... */
+export function searchDocsFile(collection: 'entries' | 'topics'): string {
+  return `_data/search/${collection}/docs.json`;
+}
+
+/** ...and its shards, each holding the postings of some of the words. */
+export function searchShardFile(collection: 'entries' | 'topics', shard: number): string {
+  return `_data/search/${collection}/${shard}.txt`;
+}

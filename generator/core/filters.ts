@@ -92,7 +92,7 @@ export function recordLinkFilters(f: RecordFilters): LinkFilters {
 // ---------------------------------------------------------------------------------------------
 // The kinds file: the ids of the people and of the places (every other topic is of kind default).
 
-export interface TopicKindsFile {
+interface TopicKindsFile {
   version: 1;
   person: number[];
   place: number[];
@@ -152,7 +152,7 @@ function keysOf(urls: unknown): string[] | null {
 const topicIdLists = new WeakMap<SiteIndex, readonly number[]>();
 
 /** The topic ids of a site in their list's order (ascending). */
-export function topicOrder(site: SiteIndex): readonly number[] {
+function topicOrder(site: SiteIndex): readonly number[] {
   let ids = topicIdLists.get(site);
   if (ids === undefined) {
     ids = [...site.topicIds].sort((a, b) => a - b);

@@ -3,12 +3,14 @@
 // JSON shown exactly as a JSON client gets it with every URL a link (API URLs as paths on the
 // page's own origin, so that a person exploring a mirror stays on it), where a list page stands
 // (page 3 of 69, the filters in force) with links to the pages around it, the status and headers
-// of the JSON answer, and a form to try a date range. One self-contained document: inline CSS, no
+// of the JSON answer, a form to try a date range, and on the entries and topics lists a search box
+// (the matches shown with their snippets). One self-contained document: inline CSS, no
 // script, nothing from any other origin; it works offline and without JavaScript. Runtime-free.
 
 import { REASON_PHRASES } from './errors.ts';
 import { entryFilters, type ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL } from './pagination.ts';
+import { isBlankSearch } from './search/query.ts';
 
 export interface HtmlViewInput {
   status: number;
@@ -162,12 +164,18 @@ function position(
   const page = currentPage(query, envelope.totalPages);
   const shown = envelope.results.length;
   const filters: LinkFilters = collection === 'entries' ? ((v) => (v.ok ? v.value : {}))(entryFilters(query)) : {};
+  const searching = collection !== 'categories' && !isBlankSearch(query.search);
+  if (searching) {
+    filters.search = query.search as string;
+    if (query.ordering !== undefined && query.ordering !== '') filters.ordering = query.ordering;
+  }
   const inForce = [
     filters.start === undefined ? '' : `from ${filters.start}`,
     filters.end === undefined ? '' : `to ${filters.end}`,
   ]
     .filter((f) => f !== '')
     .join(' ');
+  const searched = searching ? ` · matching ${escText(JSON.stringify(filters.search))}` : '';
   let range = `no ${collection}`;
   if (shown > 0) {
     const first = page < envelope.totalPages ? (page - 1) * shown + 1 : envelope.totalResults - shown + 1;
@@ -182,7 +190,7 @@ function position(
   const next = envelope.nextPageURL === null ? null : linkTarget(envelope.nextPageURL, apiOrigin);
   return (
     `<p class="position"><strong>Page ${thousands(page)} of ${thousands(envelope.totalPages)}</strong> · ${range}` +
-    `${inForce === '' ? '' : ` · dates ${escText(inForce)}`}</p>` +
+    `${inForce === '' ? '' : ` · dates ${escText(inForce)}`}${searched}</p>` +
     `<nav aria-label="Pages"><ul class="bar">` +
     link('first', 'First page', page > 1 ? pageURL(listPath, filters, 1) : null) +
     link('prev', '← Previous page', previous) +
@@ -210,6 +218,44 @@ function rangeForm(query: ListQuery): string {
   );
 }
 
+/** The search box of the entries or the topics list, keeping the dates in force. */
+function searchForm(collection: 'entries' | 'topics', query: ListQuery): string {
+  const value = query.search ?? '';
+  const hidden = (['start', 'end'] as const)
+    .filter((name) => collection === 'entries' && query[name] !== undefined && query[name] !== '')
+    .map((name) => `<input type="hidden" name="${name}" value="${esc(query[name] as string)}">`)
+    .join('');
+  const relevance = query.ordering === 'relevance';
+  return (
+    `<section aria-labelledby="search-title" class="range"><h2 id="search-title">Search the ${collection}</h2>` +
+    `<form method="get" action="/api/v1/${collection}" role="search">${hidden}` +
+    '<p id="search-hint">Words are all required; "a phrase" in quotes; <code>or</code> between two words for either; <code>-word</code> to leave out.</p>' +
+    '<div class="fields"><p><label for="search">Words</label><br>' +
+    `<input id="search" name="search" type="search" size="32" maxlength="500" aria-describedby="search-hint"${value === '' ? '' : ` value="${esc(value)}"`}></p>` +
+    '<p><label for="ordering">Order</label><br><select id="ordering" name="ordering">' +
+    `<option value=""${relevance ? '' : ' selected'}>${collection === 'entries' ? 'By date' : 'By id'}</option>` +
+    `<option value="relevance"${relevance ? ' selected' : ''}>Most relevant first</option></select></p>` +
+    `<p><button type="submit">Search</button></p></div></form></section>`
+  );
+}
+
+/** A snippet as the API writes it: escaped text and <mark> elements, nothing else. */
+const SNIPPET = /^(?:[^<>]|<mark>|<\/mark>)*$/;
+
+/** The matches of a search answer with their snippets, each linking to its record. */
+function matches(envelope: Envelope, apiOrigin: string | undefined): string {
+  const items = envelope.results.flatMap((r) => {
+    if (typeof r !== 'object' || r === null) return [];
+    const { title, apiURL, snippet } = r as { title?: unknown; apiURL?: unknown; snippet?: unknown };
+    if (typeof title !== 'string' || typeof apiURL !== 'string' || typeof snippet !== 'string') return [];
+    const shown = SNIPPET.test(snippet) ? snippet : escText(snippet);
+    return [`<li><a href="${esc(linkTarget(apiURL, apiOrigin))}">${escText(title)}</a><br>${shown}</li>`];
+  });
+  return items.length === 0
+    ? ''
+    : `<section aria-labelledby="matches-title"><h2 id="matches-title">Matches</h2><ol class="hits">${items.join('')}</ol></section>`;
+}
+
 // Colours meet WCAG AA contrast on their backgrounds (the lowest, #595959 on #f5f5f5, is 6.4:1).
 const STYLE =
   'body{font:1rem/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}' +
@@ -221,7 +267,8 @@ const STYLE =
   'pre{background:#f5f5f5;border:1px solid #bbb;padding:.75rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.9rem}' +
   '.range{border:1px solid #bbb;border-radius:3px;padding:0 1rem;margin:1rem 0}.range h2{font-size:1.1rem}' +
   '.fields{display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:flex-end}.fields p{margin:0 0 1rem}' +
-  'input,button{font:inherit;padding:.2rem .4rem}input{border:1px solid #595959}' +
+  'input,button,select{font:inherit;padding:.2rem .4rem}input,select{border:1px solid #595959}' +
+  '.hits li{margin:0 0 .75rem}mark{background:#fff3a3;color:inherit}' +
   'button{background:#0b4f9c;color:#fff;border:0;border-radius:3px;padding:.3rem .8rem;cursor:pointer}' +
   'footer{border-top:1px solid #bbb;margin-top:2rem;color:#333}';
 
@@ -252,7 +299,7 @@ export function renderHtmlView(input: HtmlViewInput): string {
         : `${path.replace(/\.json$/, '')}.json`
       : null;
   // The same answer as JSON, for a browser: the `.json` spelling with the recognised parameters.
-  const queryString = (['category', 'day', 'end', 'kind', 'page', 'start', 'topic'] as const)
+  const queryString = (['category', 'day', 'end', 'kind', 'ordering', 'page', 'search', 'start', 'topic'] as const)
     .filter((name) => query[name] !== undefined && query[name] !== '')
     .map((name) => `${name}=${encodeURIComponent(query[name] as string)}`)
     .join('&');
@@ -266,6 +313,10 @@ export function renderHtmlView(input: HtmlViewInput): string {
     `<main id="main" tabindex="-1"><h1>${escText(title)}</h1>${detail}` +
     (envelope === null || collection === undefined ? '' : position(envelope, path, collection, query, apiOrigin)) +
     (showsForm ? rangeForm(query) : '') +
+    (parts?.length === 1 && (collection === 'entries' || collection === 'topics')
+      ? searchForm(collection, query)
+      : '') +
+    (envelope === null || isBlankSearch(query.search) ? '' : matches(envelope, apiOrigin)) +
     `<section aria-labelledby="head-title"><h2 id="head-title">Status and headers</h2><pre>${escText(`${statusLine}\n${headerLines}`)}</pre></section>` +
     `<section aria-labelledby="body-title"><h2 id="body-title">Body</h2><pre><code>${linkedJson(input.json, apiOrigin)}</code></pre></section>` +
     '</main><footer><p>This page is for people. Every other client gets the JSON above' +

@@ -6,7 +6,7 @@
 import { pretty } from './json.ts';
 import type { Route } from './router.ts';
 
-export interface Metadata {
+interface Metadata {
   name: string;
   description: string;
   renders: string[];

@@ -36,6 +36,9 @@ export interface EntryDetail {
   webURL: string;
 }
 
+/** A list item in a search answer: the item, then an excerpt around the first match (HTML, <mark>ed). */
+export type Searched<T> = T & { snippet: string };
+
 export interface CategoryItem {
   slug: string;
   title: string;

@@ -13,7 +13,7 @@ import type { OutputFile } from './render-site.ts';
 export const FEED_SIZE = 50;
 
 /** Where the feeds are served (the handler routes these paths to FEED_FILES). */
-export const FEED_URL_PATHS = { atom: '/api/v1/feeds/atom', json: '/api/v1/feeds/json' } as const;
+const FEED_URL_PATHS = { atom: '/api/v1/feeds/atom', json: '/api/v1/feeds/json' } as const;
 
 /** The latest entries by date, newest first. */
 function latest(model: Model): Entry[] {
@@ -32,7 +32,7 @@ function updatedOf(model: Model, entries: readonly Entry[]): Date {
   return new Date(t);
 }
 
-export function atomFeed(model: Model): string {
+function atomFeed(model: Model): string {
   const { apiOrigin, siteOrigin, title, author } = model.config;
   const entries = latest(model);
   const self = `${apiOrigin}${FEED_URL_PATHS.atom}`;
@@ -63,7 +63,7 @@ export function atomFeed(model: Model): string {
   return typeof xml === 'string' ? xml : String(xml);
 }
 
-export function jsonFeed(model: Model): string {
+function jsonFeed(model: Model): string {
   const { apiOrigin, siteOrigin, title, author } = model.config;
   const feed = generateJsonFeed({
     title,

@@ -54,6 +54,17 @@ function record<T>(description: string, fields: Fields<T>): Doc {
   };
 }
 
+/** A list item's record, with the `snippet` that only the items of a search answer have. */
+function searchableItem<T>(description: string, fields: Fields<T>): Doc {
+  const doc = record<T>(`${description} In a search answer (and only there), also \`snippet\`.`, fields);
+  const snippet: Doc = {
+    type: 'string',
+    description:
+      'A short excerpt around the first match (text, then notes, then title), HTML: each matched word in `<mark>…</mark>`, everything else escaped; `…` where it is cut.',
+  };
+  return { ...doc, properties: { ...fields, snippet } };
+}
+
 function list(item: string, description: string, pageURL: string): Doc {
   const fields: Fields<ListEnvelope<unknown>> = {
     totalResults: { type: 'integer', minimum: 0, description: 'Records in the whole list (after the filters).' },
@@ -177,17 +188,20 @@ function schemas(o: Origins, pageSize: number): Doc {
     CategoryURL: url(`${api}/categories/${SLUG}`, 'The API address of a category.'),
     TopicURL: url(`${api}/topics/[0-9]+`, 'The API address of a topic.'),
     EntryPageURL: url(
-      `${api}/entries(?:\\?(?:end=${DATE})?(?:&?page=[1-9][0-9]*)?(?:&?start=${DATE})?)?`,
-      'A page of the entry list: `end`, `page` and `start` in alphabetical order, no `page` on page 1.',
+      `${api}/entries(?:\\?(?:end=${DATE})?(?:&?ordering=relevance)?(?:&?page=[1-9][0-9]*)?(?:&?search=[^&#]+)?(?:&?start=${DATE})?)?`,
+      'A page of the entry list: `end`, `ordering`, `page`, `search` and `start` in alphabetical order, no `page` on page 1.',
     ),
     CategoryPageURL: url(`${api}/categories${pages}`, 'A page of the category list (no `page` on page 1).'),
-    TopicPageURL: url(`${api}/topics${pages}`, 'A page of the topic list (no `page` on page 1).'),
+    TopicPageURL: url(
+      `${api}/topics(?:\\?(?:ordering=relevance)?(?:&?page=[1-9][0-9]*)?(?:&?search=[^&#]+)?)?`,
+      'A page of the topic list: `ordering`, `page` and `search` in alphabetical order, no `page` on page 1.',
+    ),
     Root: record<Root>('The root: where the three lists are.', root),
-    EntryItem: record<EntryItem>('An entry, as a list gives it: the head of its detail.', entryItem),
+    EntryItem: searchableItem<EntryItem>('An entry, as a list gives it: the head of its detail.', entryItem),
     Entry: record<EntryDetail>('An entry of the diary.', entryDetail),
     CategoryItem: record<CategoryItem>('A category, as a list gives it: its detail without `topics`.', categoryItem),
     Category: record<CategoryDetail>('A category of the encyclopedia (a tree three levels deep).', categoryDetail),
-    TopicItem: record<TopicItem>('A topic, as a list gives it: the head of its detail.', topicItem),
+    TopicItem: searchableItem<TopicItem>('A topic, as a list gives it: the head of its detail.', topicItem),
     Topic: record<TopicDetail>('A topic of the encyclopedia: a person, a place or anything else.', topicDetail),
     EntryList: list('EntryItem', `A page of entries, ${pageSize} a page, by ascending date.`, 'EntryPageURL'),
     CategoryList: list('CategoryItem', `A page of categories, ${pageSize} a page, by slug.`, 'CategoryPageURL'),
@@ -496,6 +510,28 @@ function parameters(model: Model): Doc {
       schema: { type: 'string', pattern: `^${SLUG}$` },
       example: first.slug,
     },
+    search: {
+      name: 'search',
+      in: 'query',
+      required: false,
+      description:
+        'Full-text search, written as in a web search engine: words are all required, `"a phrase"` needs its words in a row, `or` between two terms takes either, `-term` excludes. Case, accents and word endings do not matter (English stemming); no word is ignored. An empty value is no search. At most 500 characters and 32 words, no control characters: anything else is read leniently; beyond that: 400. Matches come in the list’s order unless `ordering=relevance`; each item gains `snippet`.',
+      schema: { type: 'string', maxLength: 500 },
+      examples: {
+        word: { value: 'plague' },
+        phrase: { value: '"and so to bed"' },
+        either: { value: 'lute or theorbo' },
+      },
+    },
+    ordering: {
+      name: 'ordering',
+      in: 'query',
+      required: false,
+      description:
+        'With `search`: `relevance` ranks the matches (BM25; the title weighs more than the text, the text more than the notes; ties in the list’s order). Empty or absent: the list’s order. Anything else: 400. Without `search` it changes nothing.',
+      schema: { type: 'string', enum: ['', 'relevance'] },
+      example: 'relevance',
+    },
     date: {
       name: 'date',
       in: 'path',
@@ -610,9 +646,9 @@ function paths(): Doc {
     const base = `${v1}/${c}`;
     const query =
       c === 'entries'
-        ? ['page', 'start', 'end', 'topic', 'day']
+        ? ['page', 'start', 'end', 'topic', 'day', 'search', 'ordering']
         : c === 'topics'
-          ? ['page', 'kind', 'category']
+          ? ['page', 'kind', 'category', 'search', 'ordering']
           : ['page'];
     const listErrors = c === 'categories' ? ['NotFound'] : ['BadRequest', 'NotFound'];
     add(

@@ -9,6 +9,7 @@
 //   every entry list that holds it and the site index; the detail of every topic it stops or
 //   starts mentioning;
 // - an edited topic: its detail; if its list item changed, its page of the topic list;
+// - the search index of the entries, of the topics, when one of them is edited;
 // - the OpenAPI document, when it shows one of them (the first record of a kind, a first page, or
 //   the first topic's entries).
 //
@@ -37,6 +38,7 @@ import {
   topicDetailFile,
   topicFragment,
 } from './render-site.ts';
+import { entryIndexFiles, topicIndexFiles } from './search-index.ts';
 
 /** A valid model and the list items it was rendered with. */
 export interface RenderedSite {
@@ -152,6 +154,10 @@ export function patchSite(
   }
   // The feeds hold the latest entries, whole.
   if (edits.entries.some((e) => e.position >= entries.length - FEED_SIZE)) files.push(...feedFiles(model));
+  // The search index of a collection whose records changed (made again whole: it is a function of
+  // every record's text, and of nothing else that the fast path could change).
+  if (edits.entries.length > 0) files.push(...entryIndexFiles(model));
+  if (edits.topics.length > 0) files.push(...topicIndexFiles(model));
   // The document shows the first record of each kind, the first page of each list, and the first
   // topic's entries (openapi.ts).
   const firstTopic = topics[0];

@@ -32,6 +32,7 @@ import { collectionURL } from '../core/urls.ts';
 import { feedFiles } from './feeds.ts';
 import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
+import { searchIndexFiles } from './search-index.ts';
 
 export interface OutputFile {
   /** Relative to the output directory, `/`-separated. */
@@ -205,6 +206,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   yield { path: TOPIC_KINDS_FILE, body: topicKindsBody(model.topics) };
   yield* feedFiles(model);
   yield openApiFile(model, fragments, memo);
+  yield* searchIndexFiles(model);
 }
 
 /**

@@ -21,6 +21,7 @@ type Section =
   | 'spellings'
   | 'ranges'
   | 'filters'
+  | 'searches'
   | 'errors'
   | 'methods'
   | 'revalidation'
@@ -174,6 +175,57 @@ function filterTargets(rand: Rand, site: SiteIndex, n: number): string[] {
   return targets;
 }
 
+/** Searches of every kind (docs/search.md), the words and the dates seeded: no file holds them. */
+const SEARCH_WORDS = [
+  'plague',
+  'lute',
+  'theorbo',
+  'king',
+  'wife',
+  'fire',
+  'music',
+  'church',
+  'dinner',
+  'office',
+  'the',
+  'bed',
+];
+const SEARCH_FORMS = [
+  (a: string) => a,
+  (a: string, b: string) => `${a} ${b}`,
+  (a: string, b: string) => `${a} or ${b}`,
+  (a: string, b: string) => `${a} -${b}`,
+  () => '"and so to bed"',
+  (a: string) => `"${a}`,
+  () => 'Théâtre',
+];
+
+function searches(rand: Rand, site: SiteIndex, n: number): string[] {
+  const targets: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const form = pick(rand, SEARCH_FORMS);
+    const text = form(pick(rand, SEARCH_WORDS), pick(rand, SEARCH_WORDS));
+    const params: Array<[string, string]> = [['search', encodeURIComponent(text)]];
+    if (rand(3) === 0) params.push(['ordering', 'relevance']);
+    if (rand(4) === 0) params.push(['page', rand(2) === 0 ? '2' : 'last']);
+    const topics = rand(4) === 0;
+    if (!topics && rand(3) === 0) {
+      const filters = computedFilters(rand, site);
+      if (filters.start !== undefined) params.push(['start', filters.start]);
+      if (filters.end !== undefined) params.push(['end', filters.end]);
+    }
+    targets.push(`${API}/${topics ? 'topics' : 'entries'}?${query(rand, params)}`);
+  }
+  // Refused: too long, a control character, too many words, an unknown ordering.
+  targets.push(
+    `${API}/entries?search=${'a'.repeat(501)}`,
+    `${API}/entries?search=lute%01`,
+    `${API}/topics?search=${Array.from({ length: 33 }, (_, i) => `w${i}`).join('+')}`,
+    `${API}/entries?search=lute&ordering=date`,
+  );
+  return targets;
+}
+
 /** A real date of the period without an entry, if there is one. */
 function dateWithoutEntry(rand: Rand, site: SiteIndex): string | null {
   const dates = new Set(site.entryDates);
@@ -282,6 +334,7 @@ export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
   for (const t of ranges) checks.push(get('ranges', t));
 
   for (const t of filterTargets(rand, site, options.sample)) checks.push(get('filters', t));
+  for (const t of searches(rand, site, options.sample)) checks.push(get('searches', t));
 
   const errorTargets = errors(rand, site, options.sample);
   for (const t of errorTargets) checks.push(get('errors', t));

@@ -6,6 +6,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
 import { prng } from '../../generator/core/random.ts';
+import { entryFields, topicFields } from '../../generator/core/search/documents.ts';
+import { terms, tokenize } from '../../generator/core/search/tokenize.ts';
+import type { EntryDetail, TopicDetail } from '../../generator/core/types.ts';
 import { type OpenApiChecker, openApiChecker } from './openapi-check.ts';
 
 interface ContractTarget {
@@ -712,7 +715,10 @@ export function defineContractTests(name: string, options: ContractOptions): voi
       // Brute force from the records reached from the root: an entry mentions the topics its
       // detail lists; a topic's kind and categories are in its detail.
       const entryTopics = new Map(
-        entries.map((e) => [e.date as string, (details.get(e.apiURL as string)?.topics as string[]).map(keyOf)]),
+        entries.map((e) => [
+          e.date as string,
+          ((details.get(e.apiURL as string)?.topics ?? []) as string[]).map(keyOf),
+        ]),
       );
       const topicDetail = (t: Json) => details.get(t.apiURL as string) as Json;
       const slugs = categories.map((c) => c.slug as string);
@@ -768,6 +774,62 @@ export function defineContractTests(name: string, options: ContractOptions): voi
           topics.filter((t) => own(t) && t.kind === 'person'),
           ['category', 'kind'],
         );
+      }
+    });
+
+    it('searches entries and topics exactly like a linear scan of their words (issue 16)', async () => {
+      const rand = prng(1666);
+      const collections = [
+        { name: 'entries', items: entries, key: 'date', fields: (d: Json) => entryFields(d as unknown as EntryDetail) },
+        { name: 'topics', items: topics, key: 'id', fields: (d: Json) => topicFields(d as unknown as TopicDetail) },
+      ] as const;
+      for (const c of collections) {
+        // Words as written (a stem is not a word to search for: stemming it again may change it).
+        const written = c.items.map((item) =>
+          c
+            .fields(details.get(item.apiURL as string) as Json)
+            .flatMap((f) => tokenize(f).map((t) => f.slice(t.start, t.end))),
+        );
+        const texts = c.items.map((item) => c.fields(details.get(item.apiURL as string) as Json).map(terms));
+        const has = (doc: number, words: readonly string[]) => {
+          const phrase = terms(words.join(' '));
+          return (texts[doc] ?? []).some((field) => field.some((_, i) => phrase.every((w, k) => field[i + k] === w)));
+        };
+        const some = () => {
+          const all = written[rand(written.length)] ?? [];
+          return all.length === 0 ? ['plague'] : all.slice(rand(all.length)).slice(0, 1 + rand(2));
+        };
+        for (let i = 0; i < 12; i++) {
+          const a = some();
+          const b = some();
+          const form = rand(4);
+          // Each term quoted: a word written "or" is then a word, not the operator.
+          const search =
+            form === 0
+              ? `"${a.join(' ')}"`
+              : form === 1
+                ? `"${a.join(' ')}" or "${b[0]}"`
+                : form === 2
+                  ? `"${a[0]}" -"${b[0]}"`
+                  : `"${a[0]}"`;
+          const expected = c.items.filter((_, doc) =>
+            form === 0
+              ? has(doc, a)
+              : form === 1
+                ? has(doc, a) || has(doc, [b[0] as string])
+                : form === 2
+                  ? has(doc, [a[0] as string]) && !has(doc, [b[0] as string])
+                  : has(doc, [a[0] as string]),
+          );
+          const path = `/api/v1/${c.name}?search=${encodeURIComponent(search as string)}`;
+          const body = (await (await get(path)).json()) as Envelope<Json>;
+          expect(body.totalResults, path).toBe(expected.length);
+          expect(
+            body.results.map((r) => r[c.key]),
+            path,
+          ).toEqual(expected.slice(0, 50).map((r) => r[c.key]));
+          for (const r of body.results) expect(typeof r.snippet, path).toBe('string');
+        }
       }
     });
 
@@ -943,8 +1005,13 @@ export function defineContractTests(name: string, options: ContractOptions): voi
             await res.arrayBuffer();
           }
           if (/\/topics(\.json)?$/.test(template)) {
-            const res = await get(`${path}?kind=animal`, { method });
-            expect(res.status, `${method} ${label}?kind=animal`).toBe(400);
+            {
+              const res = await get(`${path}?kind=animal`, { method });
+              expect(res.status, `${method} ${label}?kind=animal`).toBe(400);
+              await res.arrayBuffer();
+            }
+            const res = await get(`${path}?search=lute&ordering=date`, { method });
+            expect(res.status, `${method} ${label}?search=lute&ordering=date`).toBe(400);
             await res.arrayBuffer();
           }
         }

@@ -38,6 +38,22 @@ export interface Known {
   ids: readonly number[];
 }
 
+/** Searches of every kind (issue 16): words, phrases, or, exclusions, lenient and refused ones. */
+const SEARCHES = [
+  'plague',
+  'lute or theorbo',
+  '"and so to bed"',
+  'king -queen',
+  'Théâtre',
+  '"unbalanced',
+  'or',
+  '',
+  ' ',
+  'a'.repeat(501),
+  'x\u0001',
+  Array.from({ length: 33 }, (_, i) => `w${i}`).join(' '),
+];
+
 /** `count` random requests against a site with the `known` records. */
 export function randomRequests(count: number, known: Known, seed = 1660): RandomRequest[] {
   const rand = prng(seed);
@@ -108,6 +124,8 @@ export function randomRequests(count: number, known: Known, seed = 1660): Random
         params.push(['category', known.slugs.length > 0 && rand(3) !== 0 ? pick(known.slugs) : pick(['no-such', ''])]);
     }
     if (rand(3) !== 0) params.push(['page', page()]);
+    if (rand(4) === 0) params.push(['search', pick(SEARCHES)]);
+    if (rand(8) === 0) params.push(['ordering', pick(['relevance', '', 'date'])]);
     if (rand(6) === 0) params.push([pick(['foo', 'Page', 'START', 'format', 'ordering']), pick(['1', 'json', 'x'])]);
     // Repeated parameters: the last occurrence counts.
     if (rand(8) === 0 && params.length > 0) {

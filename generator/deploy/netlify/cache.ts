@@ -7,20 +7,23 @@ import type { ApiRequest, ApiResponse } from '../../core/handler.ts';
 import { JSON_TYPE } from '../../core/headers.ts';
 
 /**
- * The cache key beyond the path: the parameters any answer reads (every other parameter is
+ * The cache key beyond the path: the parameters any answer reads (the date range, page, the
+ * record filters, format, and search with its ordering) (every other parameter is
  * ignored by the API, so junk such as utm_source shares one entry), and Accept (JSON or the HTML
  * view). Netlify-Vary likely replaces the standard Vary in the key, so Accept is named here
  * although Vary has it; Cookie is left out on purpose (no answer depends on it). Sent on every
  * answer of a URL alike. A new query parameter read by the API must be added here.
  */
-export const NETLIFY_VARY = 'query=category|day|end|format|kind|page|start|topic,header=Accept';
+export const NETLIFY_VARY = 'query=category|day|end|format|kind|ordering|page|search|start|topic,header=Accept';
 const KEY_PARAMETERS: ReadonlySet<string> = new Set([
   'category',
   'day',
   'end',
   'format',
   'kind',
+  'ordering',
   'page',
+  'search',
   'start',
   'topic',
 ]);
@@ -52,7 +55,9 @@ export function netlifyHeaders(request: ApiRequest, r: ApiResponse): Record<stri
  *   an API client could never be given HTML (the reverse, JSON for a browser, stays harmless);
  * - a plain path: lower case letters, digits, `-`, `_` and `.`, no escapes, no empty or dot
  *   segments, no trailing slash (`/api/v1/entries/` is a 404, `/api/v1/entries` is not);
- * - each key parameter (the date range, page and the record filters) at most once, spelled exactly so, with plain values.
+ * - each key parameter (the date range, page, the record filters, format, search and ordering) at
+ *   most once, spelled exactly so, with plain values (a search of several words, written with
+ *   escapes, is answered by the function every time).
  */
 export function cdnMayKeep(request: ApiRequest, r: ApiResponse): boolean {
   return (

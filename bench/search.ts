@@ -1,0 +1,154 @@
+// Full-text search on the whole diary with the full-scale encyclopedia (issue 16): figures only,
+// side by side in one run, never a test.
+//
+//   npm run bench:search -- [--runs N] [--corpus DIR]
+//
+// - warm `handle()` (the function every runtime calls) over a mixed set of searches, through a
+//   ReadFile that keeps each file's bytes as the local server does: median and p99 per answer;
+// - the index's bytes on disk against the searchable text's bytes (what is indexed);
+// - cold builds (`node generator/cli/node-ts.mjs generator/cli/build.ts`), wall time and peak RSS,
+//   and the time the index takes to make in-process on the same model (the build without the
+//   index is about the build less that time);
+// - the counts of a few real queries.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readContent, validate } from '../generator/content/load.ts';
+import { SITE_INDEX_FILE } from '../generator/core/files.ts';
+import { handle, type ReadFile } from '../generator/core/handler.ts';
+import { entryFields, topicFields } from '../generator/core/search/documents.ts';
+import { parseSiteIndex } from '../generator/core/site-index.ts';
+import { searchIndexFiles } from '../generator/render/search-index.ts';
+import { coldBuild } from './cold.ts';
+import { median, Trash } from './measure.ts';
+import { prepareWorkload } from './workload.ts';
+
+const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
+  },
+});
+const runs = Math.max(1, Number(values.runs));
+const work = join(repo, '.cache', 'bench');
+const trash = new Trash(join(work, 'trash'));
+const log = (m: string) => process.stderr.write(`${m}\n`);
+
+/** The mixed set: rare and common words, phrases with stop words, or, exclusions, relevance, later pages. */
+const QUERIES = [
+  'search=plague',
+  'search=lute+or+theorbo',
+  'search=%22and+so+to+bed%22',
+  'search=%22and+so+to+bed%22&page=5',
+  'search=king+-queen',
+  'search=fire&ordering=relevance',
+  'search=the',
+  'search=the&page=20',
+  'search=wife+dinner&start=1665-01-01&end=1665-12-31',
+  'search=theorbo',
+  'search=%22my+lord%22+sandwich&ordering=relevance&page=2',
+  'search=musique+or+music+-church',
+];
+const TOPIC_QUERIES = ['search=plague', 'search=king&ordering=relevance', 'search=street+or+lane&page=2'];
+
+const workload = await prepareWorkload(repo, values.corpus as string, work, 1, trash);
+const out = join(work, 'search-out');
+
+log('cold builds …');
+const builds = [];
+for (let i = 0; i < runs; i++) builds.push(await coldBuild(repo, workload.contentDir, out, trash, 'node'));
+
+log('the index in-process …');
+const state = await readContent(workload.contentDir, {});
+const validated = validate(state);
+if (!validated.ok) throw new Error('the workload does not validate');
+const model = validated.model;
+const indexMs: number[] = [];
+for (let i = 0; i < runs; i++) {
+  const t = performance.now();
+  searchIndexFiles(model);
+  indexMs.push(performance.now() - t);
+}
+
+const encoder = new TextEncoder();
+let textBytes = 0;
+for (const e of model.entries) for (const f of entryFields(e)) textBytes += encoder.encode(f).length;
+for (const t of model.topics) for (const f of topicFields(t)) textBytes += encoder.encode(f).length;
+let indexBytes = 0;
+let indexFiles = 0;
+const walk = (dir: string) => {
+  for (const name of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, name.name);
+    if (name.isDirectory()) walk(p);
+    else {
+      indexBytes += statSync(p).size;
+      indexFiles++;
+    }
+  }
+};
+walk(join(out, '_data', 'search'));
+
+log('warm answers …');
+const loaded = parseSiteIndex(readFileSync(join(out, SITE_INDEX_FILE), 'utf8'));
+if (!loaded.ok) throw new Error(loaded.error);
+const site = loaded.value;
+const kept = new Map<string, Uint8Array | null>();
+const readFile: ReadFile = (file) => {
+  let bytes = kept.get(file);
+  if (bytes === undefined) {
+    try {
+      bytes = readFileSync(join(out, file));
+    } catch {
+      bytes = null;
+    }
+    kept.set(file, bytes);
+  }
+  return bytes;
+};
+const requests = [
+  ...QUERIES.map((query) => ({ path: '/api/v1/entries', query })),
+  ...TOPIC_QUERIES.map((query) => ({ path: '/api/v1/topics', query })),
+];
+const ask = (r: { path: string; query: string }) =>
+  handle({ method: 'GET', path: r.path, query: r.query, header: () => null }, site, readFile);
+const counts: string[] = [];
+for (const r of requests) {
+  const a = await ask(r);
+  if (a.status !== 200) throw new Error(`${r.path}?${r.query}: ${a.status}`);
+  const total = /"totalResults": (\d+)/.exec(new TextDecoder().decode(a.body))?.[1];
+  counts.push(`${r.path}?${r.query}: ${total}`);
+}
+const micros: number[] = [];
+for (let round = 0; round < 200; round++) {
+  for (const r of requests) {
+    const t = performance.now();
+    await ask(r);
+    micros.push((performance.now() - t) * 1000);
+  }
+}
+micros.sort((a, b) => a - b);
+const p99 = micros[Math.floor(micros.length * 0.99)] as number;
+
+const wall = median(builds.map((b) => b.wallMs));
+const rss = Math.max(...builds.map((b) => b.maxRssBytes));
+const index = median(indexMs);
+const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+const lines = [
+  `figure                                   measured            target`,
+  `warm handle() search, median             ${(median(micros) / 1000).toFixed(3)} ms            ≤ 0.5 ms`,
+  `warm handle() search, p99                ${(p99 / 1000).toFixed(3)} ms            ≤ 5 ms`,
+  `index bytes / searchable text bytes      ${mb(indexBytes)} / ${mb(textBytes)} = ${((100 * indexBytes) / textBytes).toFixed(1)}%   ≤ 50%`,
+  `index files                              ${indexFiles}`,
+  `cold build wall (median of ${runs})          ${(wall / 1000).toFixed(2)} s`,
+  `  of which the index (in-process)        ${(index / 1000).toFixed(2)} s = +${((100 * index) / (wall - index)).toFixed(0)}% over the build without it   ≤ +25%`,
+  `cold build peak RSS (max of ${runs})         ${mb(rss)}            ≤ 200 MB`,
+  `site files (cold build)                  ${builds[0]?.files}            < 20,000`,
+  '',
+  'counts:',
+  ...counts.map((c) => `  ${c}`),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+trash.put(out);
+trash.empty();

@@ -1,0 +1,229 @@
+// A list request with `search`: the matching records of the list, 50 a page, each item with its
+// snippet. It reads the index's statistics, the shards its words need and the detail files of
+// the page's records, through the runtime's ReadFile (core/answer.ts's 'compute').
+
+import type { Answer } from '../answer.ts';
+import { type ApiError, errorBody, INVALID_PAGE } from '../errors.ts';
+import { detailFile, searchDocsFile, searchShardFile } from '../files.ts';
+import { filteredPositions, hasRecordFilters, type RecordFilters, recordLinkFilters } from '../filters.ts';
+import type { ReadFile } from '../handler.ts';
+import { envelope, resultFragment } from '../json.ts';
+import { entryFilters, type ListQuery } from '../lists.ts';
+import { type LinkFilters, pageURL, parsePage, totalPagesFor } from '../pagination.ts';
+import { dateRange } from '../ranges.ts';
+import type { SiteIndex } from '../site-index.ts';
+import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
+import { collectionURL } from '../urls.ts';
+import { entryFields, type Fields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
+import { searchWithPlaces } from './engine.ts';
+import { parseSearchDocs, type SearchDocs } from './index-file.ts';
+import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
+import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
+import { snippet as snippetOf } from './snippet.ts';
+
+const decoder = new TextDecoder();
+
+function errorAnswer(error: ApiError): Answer {
+  return { kind: 'body', status: error.status, body: errorBody(error) };
+}
+
+function incomplete(file: string, why: string): Answer {
+  return errorAnswer({
+    status: 503,
+    detail: `The built site's search index is incomplete: ${file} is ${why}. Build and publish it again.`,
+  });
+}
+
+// Parsed forms of files, by the bytes a ReadFile gave: a runtime that keeps a file's bytes (the
+// local server, for a generation) parses each once; new bytes (a rebuild) are parsed again.
+const parsedDocs = new WeakMap<Uint8Array, SearchDocs>();
+const shardWords = new WeakMap<Uint8Array, { text: string; postings: Map<string, Postings> }>();
+
+const topicIdLists = new WeakMap<SiteIndex, readonly number[]>();
+
+/** The topic ids of a site in their list's order (ascending), made once a site. */
+function topicKeys(site: SiteIndex): readonly number[] {
+  let ids = topicIdLists.get(site);
+  if (ids === undefined) {
+    ids = [...site.topicIds];
+    topicIdLists.set(site, ids);
+  }
+  return ids;
+}
+
+type Read<T> = { ok: true; value: T } | { ok: false; answer: Answer };
+
+async function readDocs(readFile: ReadFile, collection: SearchCollection): Promise<Read<SearchDocs>> {
+  const file = searchDocsFile(collection);
+  const bytes = await readFile(file);
+  if (bytes === null) return { ok: false, answer: incomplete(file, 'missing') };
+  let docs = parsedDocs.get(bytes);
+  if (docs === undefined) {
+    const parsed = parseSearchDocs(decoder.decode(bytes));
+    if (!parsed.ok) return { ok: false, answer: incomplete(file, `damaged (${parsed.error})`) };
+    docs = parsed.value;
+    parsedDocs.set(bytes, docs);
+  }
+  return { ok: true, value: docs };
+}
+
+async function readPostings(
+  readFile: ReadFile,
+  collection: SearchCollection,
+  shards: number,
+  words: readonly string[],
+): Promise<Read<Map<string, Postings>>> {
+  const found = new Map<string, Postings>();
+  const results = await Promise.all(
+    words.map(async (word) => {
+      const file = searchShardFile(collection, shardOf(word, shards));
+      const bytes = await readFile(file);
+      if (bytes === null) return { word, file, postings: null };
+      let shard = shardWords.get(bytes);
+      if (shard === undefined) {
+        shard = { text: decoder.decode(bytes), postings: new Map() };
+        shardWords.set(bytes, shard);
+      }
+      let postings = shard.postings.get(word);
+      if (postings === undefined) {
+        postings = decodePostings(findInShard(shard.text, word)) ?? undefined;
+        if (postings !== undefined) shard.postings.set(word, postings);
+      }
+      return { word, file, postings: postings ?? null };
+    }),
+  );
+  for (const r of results) {
+    if (r.postings === null) return { ok: false, answer: incomplete(r.file, 'missing or damaged') };
+    found.set(r.word, r.postings);
+  }
+  return { ok: true, value: found };
+}
+
+function queryWords(query: SearchQuery): string[] {
+  return [...new Set(query.clauses.flat().flatMap((term) => term.words))];
+}
+
+/** What a search answer needs of a record's detail file: its list item and its searched fields. */
+interface Searchable {
+  item: EntryItem | TopicItem;
+  fields: Fields;
+}
+
+const parsedDetails = new WeakMap<Uint8Array, Searchable>();
+
+function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable {
+  let found = parsedDetails.get(bytes);
+  if (found !== undefined) return found;
+  const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
+  found =
+    collection === 'entries'
+      ? {
+          item: {
+            date: d.date,
+            title: d.title,
+            lastModifiedTime: d.lastModifiedTime,
+            apiURL: d.apiURL,
+            webURL: d.webURL,
+          },
+          fields: entryFields(d),
+        }
+      : {
+          item: {
+            id: d.id,
+            title: d.title,
+            orderTitle: d.orderTitle,
+            kind: d.kind,
+            lastModifiedTime: d.lastModifiedTime,
+            apiURL: d.apiURL,
+            webURL: d.webURL,
+          },
+          fields: topicFields(d),
+        };
+  parsedDetails.set(bytes, found);
+  return found;
+}
+
+/**
+ * The answer to a list request with a non-blank `search`: 400 for a bad date, search or
+ * ordering, 404 for a page past the last, the page otherwise.
+ */
+export function searchAnswer(
+  collection: SearchCollection,
+  q: ListQuery,
+  site: SiteIndex,
+  records: RecordFilters = {},
+): Answer {
+  const dates = collection === 'entries' ? entryFilters(q) : { ok: true as const, value: {} as LinkFilters };
+  if (!dates.ok) return errorAnswer(dates.error);
+  const parsed = parseSearch(q.search ?? '');
+  if (!parsed.ok) return errorAnswer(parsed.error);
+  const ordering = parseOrdering(q.ordering);
+  if (!ordering.ok) return errorAnswer(ordering.error);
+  const filters: LinkFilters = { ...dates.value, ...recordLinkFilters(records), search: q.search as string };
+  if (ordering.value !== 'natural') filters.ordering = ordering.value;
+  return {
+    kind: 'compute',
+    run: (readFile) => runSearch(collection, q, site, readFile, parsed.value, ordering.value, filters, records),
+  };
+}
+
+async function runSearch(
+  collection: SearchCollection,
+  q: ListQuery,
+  site: SiteIndex,
+  readFile: ReadFile,
+  query: SearchQuery,
+  ordering: Ordering,
+  filters: LinkFilters,
+  records: RecordFilters,
+): Promise<Answer> {
+  const docs = await readDocs(readFile, collection);
+  if (!docs.ok) return docs.answer;
+  const postings = await readPostings(readFile, collection, docs.value.shards, queryWords(query));
+  if (!postings.ok) return postings.answer;
+  // Documents are numbered in the order of the site index's list.
+  const keys = collection === 'entries' ? site.entryDates : topicKeys(site);
+  if (docs.value.count !== keys.length) return incomplete(searchDocsFile(collection), 'not of this build');
+  const stats = { count: docs.value.count, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
+  const found = searchWithPlaces(query, stats, postings.value, ordering);
+  let matches = found.docs;
+  if (collection === 'entries') {
+    const { from, to } = dateRange(site.entryDates, filters.start, filters.end);
+    matches = matches.filter((doc) => doc >= from && doc < to);
+  }
+  // The record filters (core/filters.ts) select positions of the same list the documents number.
+  if (hasRecordFilters(records)) {
+    const allowed = await filteredPositions(collection, records, site, readFile);
+    if (!allowed.ok) return allowed.answer;
+    const set = new Set(allowed.value ?? []);
+    matches = matches.filter((doc) => set.has(doc));
+  }
+  const totalPages = totalPagesFor(matches.length, site.pageSize);
+  const page = parsePage(q.page, totalPages);
+  if (page === null) return errorAnswer(INVALID_PAGE);
+  const onPage = matches.slice((page - 1) * site.pageSize, page * site.pageSize);
+  const wanted = query.clauses.flat().filter((term) => !term.negated);
+  const items: Array<Searched<EntryItem> | Searched<TopicItem>> = [];
+  for (const doc of onPage) {
+    const file = detailFile(collection, String(keys[doc]));
+    const bytes = await readFile(file);
+    if (bytes === null) return incomplete(file, 'missing');
+    const { item, fields } = searchable(collection, bytes);
+    // The item's fields in the contract's order, then the snippet.
+    items.push({ ...item, snippet: snippetOf(fields, wanted, found.firstAt(doc)) });
+  }
+  const listURL = collectionURL(site.apiOrigin, collection);
+  return {
+    kind: 'body',
+    status: 200,
+    body: envelope(
+      {
+        totalResults: matches.length,
+        totalPages,
+        nextPageURL: page < totalPages ? pageURL(listURL, filters, page + 1) : null,
+        previousPageURL: page > 1 ? pageURL(listURL, filters, page - 1) : null,
+      },
+      items.map(resultFragment),
+    ),
+  };
+}

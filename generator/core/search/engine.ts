@@ -1,0 +1,191 @@
+// A query over the postings of its words: the matching documents, in the list's order or by
+// relevance (BM25F: the title weighs more than the text, the text more than the notes; ties in
+// the list's order). Pure: the caller has read the postings of every word the query names.
+
+import type { Postings } from './postings.ts';
+import type { Ordering, SearchQuery, Term } from './query.ts';
+
+/** Every document has three fields (title, text, notes), numbered as one sequence of positions. */
+export const FIELD_COUNT = 3;
+
+export interface DocumentStats {
+  /** How many documents (numbered 0 to count - 1, in the list's order). */
+  count: number;
+  /** The number of words of each field of each document: [doc * FIELD_COUNT + field]. */
+  lengths: ArrayLike<number>;
+  /** The weight of each field for relevance. */
+  weights: readonly number[];
+}
+
+/**
+ * The position of a document's first word of each field: fields follow one another with one
+ * position left empty between them, so that no phrase runs from one into the next.
+ */
+function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
+  const starts: number[] = [];
+  let p = 0;
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    starts.push(p);
+    p += (lengths[doc * FIELD_COUNT + f] as number) + 1;
+  }
+  return starts;
+}
+
+const NONE: Postings = new Map();
+
+// Phrases found, by the postings of their first word (kept while those are: a runtime's cache of
+// the shard holds them) and the phrase: a warm query does not intersect them again.
+const phrasesFound = new WeakMap<Postings, Map<string, Map<number, number[]>>>();
+const PHRASES_KEPT = 64;
+
+/** Where a phrase starts in each document that holds it. */
+function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Postings>): Map<number, number[]> {
+  const lists = words.map((w) => postings.get(w) ?? NONE);
+  const first = lists[0] as Postings;
+  if (lists.length === 1) return first;
+  const key = words.join(' ');
+  let kept = phrasesFound.get(first);
+  const hit = kept?.get(key);
+  if (hit !== undefined) return hit;
+  const found = new Map<number, number[]>();
+  for (const [doc, positions] of first) {
+    let starts = positions;
+    for (let k = 1; k < lists.length && starts.length > 0; k++) {
+      const next = (lists[k] as Postings).get(doc);
+      if (next === undefined) {
+        starts = [];
+        break;
+      }
+      // Both ascending: one pass keeps the starts whose k-th next word is there.
+      const kept: number[] = [];
+      let j = 0;
+      for (const p of starts) {
+        const target = p + k;
+        while (j < next.length && (next[j] as number) < target) j++;
+        if (next[j] === target) kept.push(p);
+      }
+      starts = kept;
+    }
+    if (starts.length > 0) found.set(doc, starts);
+  }
+  if (kept === undefined) {
+    kept = new Map();
+    phrasesFound.set(first, kept);
+  }
+  if (kept.size >= PHRASES_KEPT) kept.clear();
+  kept.set(key, found);
+  return found;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** The documents that match a query, in the order asked. */
+export function search(
+  query: SearchQuery,
+  stats: DocumentStats,
+  postings: ReadonlyMap<string, Postings>,
+  ordering: Ordering,
+): number[] {
+  return searchWithPlaces(query, stats, postings, ordering).docs;
+}
+
+export interface Found {
+  /** The matching documents, in the order asked. */
+  docs: number[];
+  /**
+   * For a document, the number of the word where the first occurrence of a term the query looks
+   * for (not one it excludes) starts in each field, or -1 (for the snippets).
+   */
+  firstAt: (doc: number) => number[];
+}
+
+/** search, and where the terms occur. */
+export function searchWithPlaces(
+  query: SearchQuery,
+  stats: DocumentStats,
+  postings: ReadonlyMap<string, Postings>,
+  ordering: Ordering,
+): Found {
+  const { count } = stats;
+  const occurrences = new Map<Term, Map<number, number[]>>();
+  const firstAt = (doc: number): number[] => {
+    const starts = fieldStarts(stats.lengths, doc);
+    const first = [-1, -1, -1];
+    for (const [term, found] of occurrences) {
+      if (term.negated) continue;
+      for (const p of found.get(doc) ?? []) {
+        let f = FIELD_COUNT - 1;
+        while (f > 0 && p < (starts[f] as number)) f--;
+        const at = p - (starts[f] as number);
+        if (first[f] === -1 || at < (first[f] as number)) first[f] = at;
+      }
+    }
+    return first;
+  };
+  return { docs: matching(query, stats, postings, ordering, occurrences, count), firstAt };
+}
+
+function matching(
+  query: SearchQuery,
+  stats: DocumentStats,
+  postings: ReadonlyMap<string, Postings>,
+  ordering: Ordering,
+  occurrences: Map<Term, Map<number, number[]>>,
+  count: number,
+): number[] {
+  if (query.clauses.length === 0) return [];
+  for (const clause of query.clauses)
+    for (const term of clause) occurrences.set(term, phraseStarts(term.words, postings));
+
+  const holds = (doc: number): boolean =>
+    query.clauses.every((clause) =>
+      clause.some((term) => (occurrences.get(term) as Map<number, number[]>).has(doc) !== term.negated),
+    );
+  // Only the documents of a clause without exclusions can match, when there is one: the smallest
+  // such clause's documents are the candidates; else every document is.
+  let candidates: number[] | null = null;
+  for (const clause of query.clauses) {
+    if (clause.some((term) => term.negated)) continue;
+    const docs = new Set<number>();
+    for (const term of clause) for (const doc of (occurrences.get(term) as Map<number, number[]>).keys()) docs.add(doc);
+    if (candidates === null || docs.size < candidates.length) candidates = [...docs];
+  }
+  const matches =
+    candidates === null
+      ? Array.from({ length: count }, (_, doc) => doc).filter(holds)
+      : candidates.sort((a, b) => a - b).filter(holds);
+  if (ordering === 'natural' || matches.length < 2) return matches;
+
+  const positive = [...occurrences].filter(([term]) => !term.negated);
+  const weightedLength = (doc: number): number => {
+    let n = 0;
+    for (let f = 0; f < FIELD_COUNT; f++)
+      n += (stats.weights[f] as number) * (stats.lengths[doc * FIELD_COUNT + f] as number);
+    return n;
+  };
+  let total = 0;
+  for (let doc = 0; doc < count; doc++) total += weightedLength(doc);
+  const average = count > 0 && total > 0 ? total / count : 1;
+  const score = new Map<number, number>();
+  for (const doc of matches) {
+    const starts = fieldStarts(stats.lengths, doc);
+    const norm = K1 * (1 - B + (B * weightedLength(doc)) / average);
+    let s = 0;
+    for (const [, found] of positive) {
+      const at = found.get(doc);
+      if (at === undefined) continue;
+      let tf = 0;
+      for (const p of at) {
+        let f = FIELD_COUNT - 1;
+        while (f > 0 && p < (starts[f] as number)) f--;
+        tf += stats.weights[f] as number;
+      }
+      const df = found.size;
+      const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
+      s += (idf * tf * (K1 + 1)) / (tf + norm);
+    }
+    score.set(doc, s);
+  }
+  return matches.sort((a, b) => (score.get(b) as number) - (score.get(a) as number) || a - b);
+}

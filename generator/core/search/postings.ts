@@ -1,0 +1,174 @@
+// The packed form of the index: where each word occurs, as text. A number is written in base 32
+// digits, most significant first, each digit one character of DIGITS: the first 32 characters
+// for a digit that another follows, the last 32 for a number's last digit. Documents and
+// positions are written as differences from the previous one, so most numbers take one character;
+// a document's count of positions only when it is not 1.
+
+const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const DIGIT_CODES = Uint8Array.from(DIGITS, (c) => c.charCodeAt(0));
+const VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS.charCodeAt(i)] = i;
+
+function writeNumber(n: number, out: string[]): void {
+  const digits: number[] = [];
+  do {
+    digits.push(n % 32);
+    n = Math.floor(n / 32);
+  } while (n > 0);
+  for (let i = digits.length - 1; i > 0; i--) out.push(DIGITS[digits[i] as number] as string);
+  out.push(DIGITS[32 + (digits[0] as number)] as string);
+}
+
+/**
+ * Postings packed one document at a time, into bytes that grow as needed (the build's form: it
+ * holds one of these a word, not an array per word and document).
+ */
+export interface PostingsWriter {
+  bytes: Uint8Array;
+  length: number;
+  previousDoc: number;
+}
+
+export function postingsWriter(): PostingsWriter {
+  return { bytes: new Uint8Array(8), length: 0, previousDoc: -1 };
+}
+
+function pushNumber(w: PostingsWriter, n: number): void {
+  if (w.length + 8 > w.bytes.length) {
+    const grown = new Uint8Array(w.bytes.length * 2);
+    grown.set(w.bytes);
+    w.bytes = grown;
+  }
+  let digits = 1;
+  for (let rest = Math.floor(n / 32); rest > 0; rest = Math.floor(rest / 32)) digits++;
+  for (let i = digits - 1; i >= 0; i--) {
+    const digit = n % 32;
+    n = Math.floor(n / 32);
+    w.bytes[w.length + i] = DIGIT_CODES[i === digits - 1 ? 32 + digit : digit] as number;
+  }
+  w.length += digits;
+}
+
+/** Adds a document's positions (ascending; documents in ascending order), as encodePostings would. */
+export function writeDocument(w: PostingsWriter, doc: number, positions: readonly number[]): void {
+  const once = positions.length === 1 ? 1 : 0;
+  pushNumber(w, (doc - w.previousDoc - 1) * 2 + once);
+  w.previousDoc = doc;
+  if (once === 0) pushNumber(w, positions.length);
+  let previous = -1;
+  for (const p of positions) {
+    pushNumber(w, p - previous - 1);
+    previous = p;
+  }
+}
+
+const latin1 = new TextDecoder('latin1');
+
+export function writtenPostings(w: PostingsWriter): string {
+  return latin1.decode(w.bytes.subarray(0, w.length));
+}
+
+/** Whole numbers (≥ 0), packed. */
+export function encodeNumbers(numbers: readonly number[]): string {
+  const out: string[] = [];
+  for (const n of numbers) writeNumber(n, out);
+  return out.join('');
+}
+
+/** The numbers of encodeNumbers's text, or null when the text is not such a one. */
+export function decodeNumbers(text: string): number[] | null {
+  const numbers: number[] = [];
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const v = VALUE[text.charCodeAt(i)] ?? -1;
+    if (v < 0) return null;
+    if (v < 32) n = n * 32 + v;
+    else {
+      numbers.push(n * 32 + (v - 32));
+      n = 0;
+    }
+  }
+  return n === 0 && (text.length === 0 || (VALUE[text.charCodeAt(text.length - 1)] ?? 0) >= 32) ? numbers : null;
+}
+
+/** Where a word occurs: positions (ascending) by document (ascending). */
+export type Postings = Map<number, number[]>;
+
+/** Postings packed; `previousDoc` is the document before the first (to pack them in pieces). */
+export function encodePostings(
+  postings: ReadonlyArray<readonly [number, readonly number[]]>,
+  previousDoc = -1,
+): string {
+  const out: string[] = [];
+  for (const [doc, positions] of postings) {
+    // Most words occur once in a document: the gap's lowest bit says so, and the count is left out.
+    const once = positions.length === 1 ? 1 : 0;
+    writeNumber((doc - previousDoc - 1) * 2 + once, out);
+    previousDoc = doc;
+    if (once === 0) writeNumber(positions.length, out);
+    let previous = -1;
+    for (const p of positions) {
+      writeNumber(p - previous - 1, out);
+      previous = p;
+    }
+  }
+  return out.join('');
+}
+
+/** The postings of encodePostings's text; null when the text is not such a one. */
+export function decodePostings(text: string): Postings | null {
+  const postings: Postings = new Map();
+  let i = 0;
+  const next = (): number => {
+    let n = 0;
+    while (i < text.length) {
+      const v = VALUE[text.charCodeAt(i++)] ?? -1;
+      if (v < 0) return -1;
+      if (v >= 32) return n * 32 + (v - 32);
+      n = n * 32 + v;
+    }
+    return -1;
+  };
+  let doc = -1;
+  while (i < text.length) {
+    const gap = next();
+    const count = gap < 0 ? -1 : gap % 2 === 1 ? 1 : next();
+    if (gap < 0 || count < 1) return null;
+    doc += Math.floor(gap / 2) + 1;
+    const positions: number[] = new Array(count);
+    let p = -1;
+    for (let k = 0; k < count; k++) {
+      const d = next();
+      if (d < 0) return null;
+      p += d + 1;
+      positions[k] = p;
+    }
+    postings.set(doc, positions);
+  }
+  return postings;
+}
+
+/** The shard (0 to shards - 1) that holds a word: FNV-1a of its UTF-16 code units. */
+export function shardOf(term: string, shards: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) {
+    h ^= term.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % shards;
+}
+
+/** A shard's text: one line a word, `word<TAB>postings`, in ascending order of word. */
+export function encodeShard(entries: ReadonlyArray<readonly [string, string]>): string {
+  return entries.map(([term, postings]) => `${term}\t${postings}\n`).join('');
+}
+
+/** The encoded postings of one word of a shard's text, or '' when the shard does not hold it. */
+export function findInShard(shard: string, term: string): string {
+  const key = `${term}\t`;
+  const at = shard.startsWith(key) ? 0 : shard.indexOf(`\n${key}`);
+  if (at === -1) return '';
+  const start = (at === 0 && shard.startsWith(key) ? 0 : at + 1) + key.length;
+  const end = shard.indexOf('\n', start);
+  return shard.slice(start, end === -1 ? shard.length : end);
+}

@@ -1,0 +1,131 @@
+// The words of a text, as the index and the queries both see them: runs of letters and digits,
+// case- and diacritic-insensitive (NFKD, combining marks dropped, lower case), stemmed by the
+// Porter stemmer (the Snowball project's `porter`, the one SQLite FTS5's porter tokenizer uses).
+// No stop words: "and so to bed" is four words.
+
+import { stemmer } from '@orama/stemmers/english';
+
+export interface Token {
+  /** The stemmed, normalised word. */
+  term: string;
+  /** Where the word's run of letters is in the original text: [start, end). */
+  start: number;
+  end: number;
+}
+
+/** A character of a run (a letter, a mark or a digit), beyond ASCII. */
+const RUN_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+function inRun(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0;
+  const size = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+  return RUN_CHAR.test(text.slice(i, i + size)) ? size : 0;
+}
+
+/**
+ * Each run of letters, marks and digits in the text as written (NFKD may split one further):
+ * what /[\p{L}\p{M}\p{N}]+/gu matches, by hand, as the build runs it over the whole text.
+ */
+function eachRun(text: string, visit: (start: number, end: number) => boolean | undefined): void {
+  let i = 0;
+  while (i < text.length) {
+    let size = inRun(text, i);
+    if (size === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (size > 0) {
+      i += size;
+      size = i < text.length ? inRun(text, i) : 0;
+    }
+    if (visit(start, i) === true) return;
+  }
+}
+const MARKS = /\p{M}/gu;
+const NOT_ALNUM = /[^\p{L}\p{N}]+/u;
+
+/** A word as written to its normalised forms (usually one; a ligature or fraction may give more). */
+function normalise(run: string): string[] {
+  const plain = run.normalize('NFKD').replace(MARKS, '').toLowerCase();
+  return plain.split(NOT_ALNUM).filter((w) => w !== '');
+}
+
+const memo = new Map<string, readonly string[]>();
+const MEMO_SIZE = 200_000;
+
+/** The stemmed words of one run as written; memoised, as texts repeat their words. */
+function termsOfRun(run: string): readonly string[] {
+  let found = memo.get(run);
+  if (found === undefined) {
+    found = normalise(run).map((word) => stemmer(word));
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(run, found);
+  }
+  return found;
+}
+
+function isAscii(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 128) return false;
+  return true;
+}
+
+/**
+ * The words of a text with where each is written, in order, until `enough` says so (it is asked
+ * after each written run, with the words so far).
+ */
+export function tokenize(text: string, enough?: (tokens: readonly Token[]) => boolean): Token[] {
+  return tokenizeFrom(text, 0, enough).tokens;
+}
+
+/**
+ * As tokenize, but the first `skip` words are only counted (cheaply: a run of ASCII letters and
+ * digits is one word), not returned; `first` is the number of the first word returned.
+ */
+export function tokenizeFrom(
+  text: string,
+  skip: number,
+  enough?: (tokens: readonly Token[]) => boolean,
+): { tokens: Token[]; first: number } {
+  const tokens: Token[] = [];
+  let counted = 0;
+  eachRun(text, (start, end) => {
+    if (counted < skip) {
+      const n = isAscii(text, start, end) ? 1 : termsOfRun(text.slice(start, end)).length;
+      if (counted + n <= skip) {
+        counted += n;
+        return false;
+      }
+    }
+    for (const term of termsOfRun(text.slice(start, end))) tokens.push({ term, start, end });
+    return enough?.(tokens);
+  });
+  return { tokens, first: counted };
+}
+
+/**
+ * Each run of a text as written, in order, with its stemmed words: for a caller that keeps its
+ * own memo by written run (the index builder), so that a word costs it one lookup.
+ */
+export function eachWrittenRun(text: string, visit: (run: string) => void): void {
+  eachRun(text, (start, end) => {
+    visit(text.slice(start, end));
+    return false;
+  });
+}
+
+/** The stemmed words of one run as written (a run eachWrittenRun gave). */
+export function runTerms(run: string): readonly string[] {
+  return termsOfRun(run);
+}
+
+/** The stemmed words of a text, in order. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  eachRun(text, (start, end) => {
+    for (const term of termsOfRun(text.slice(start, end))) out.push(term);
+    return false;
+  });
+  return out;
+}

@@ -1,0 +1,161 @@
+// Search answers through the handler, from a rendered site held in memory: the list envelope with
+// snippets, links that repeat the search, the date range and pages, relevance, and bad input.
+
+import { describe, expect, it } from 'vitest';
+import { SITE_INDEX_FILE } from '../generator/core/files.ts';
+import { handle } from '../generator/core/handler.ts';
+import type { Entry, Model, Topic } from '../generator/core/model.ts';
+import { parseSiteIndex } from '../generator/core/site-index.ts';
+import { renderSite } from '../generator/render/render-site.ts';
+
+const T = '2026-01-01T00:00:00Z';
+
+function entry(date: string, html: string, notes = ''): Entry {
+  return {
+    date,
+    title: `Day ${date}`,
+    entryHTML: html,
+    footnotesHTML: notes,
+    annotationCount: 0,
+    lastAnnotationTime: null,
+    topicIds: [],
+    lastModifiedTime: T,
+  };
+}
+
+function topic(id: number, title: string, tooltip: string, wheatley: string): Topic {
+  return {
+    id,
+    title,
+    orderTitle: title,
+    kind: 'default',
+    wheatleyHTML: wheatley,
+    tooltipText: tooltip,
+    wikipediaURL: null,
+    thumbnailURL: null,
+    annotationCount: 0,
+    lastAnnotationTime: null,
+    latitude: null,
+    longitude: null,
+    zoom: null,
+    shape: '',
+    categorySlugs: [],
+    lastModifiedTime: T,
+  };
+}
+
+const entries: Entry[] = Array.from({ length: 60 }, (_, i) => {
+  const date = new Date(Date.UTC(1660, 0, 1 + i)).toISOString().slice(0, 10);
+  return entry(
+    date,
+    `<p>Up early &amp; to the office. And so to bed${i % 2 === 0 ? ' with the plague <b>near</b>' : ''}.</p>`,
+  );
+});
+entries[3] = entry(
+  entries[3]?.date as string,
+  '<p>My <i>lute</i> &lt;new strung&gt;.</p>',
+  '<p>A theorbo is a lute.</p>',
+);
+const model: Model = {
+  config: {
+    title: 'A Test Diary',
+    author: 'A Tester',
+    apiOrigin: 'https://api.test',
+    siteOrigin: 'https://site.test',
+    pageSize: 10,
+    titleConvention: 'seed',
+    lastModifiedTime: T,
+  },
+  entries,
+  categories: [],
+  topics: [
+    topic(1, 'Lute', 'A stringed instrument', '<p>Pepys played it.</p>'),
+    topic(2, 'Plague', 'The sickness', '<p>Of 1665; the lute was silent.</p>'),
+  ],
+  topicEntries: new Map(),
+  categoryTopics: new Map(),
+  categoryChildren: new Map(),
+  categoryAncestors: new Map(),
+};
+const files = new Map(renderSite(model).map((f) => [f.path, new TextEncoder().encode(f.body)]));
+const index = parseSiteIndex(new TextDecoder().decode(files.get(SITE_INDEX_FILE)));
+if (!index.ok) throw new Error(index.error);
+const site = index.value;
+
+async function get(target: string, read = (file: string) => files.get(file) ?? null) {
+  const [path, query = ''] = target.split('?');
+  const r = await handle({ method: 'GET', path: path as string, query, header: () => null }, site, read);
+  return {
+    status: r.status,
+    text: new TextDecoder().decode(r.body),
+    json: JSON.parse(new TextDecoder().decode(r.body)),
+  };
+}
+
+describe('search answers', () => {
+  it('list the matching entries in date order, with snippets, and links that repeat the search', async () => {
+    const r = await get('/api/v1/entries?search=plagues&end=1660-02-29');
+    expect(r.status).toBe(200);
+    expect(r.json.totalResults).toBe(30);
+    expect(r.json.totalPages).toBe(3);
+    expect(r.json.nextPageURL).toBe('https://api.test/api/v1/entries?end=1660-02-29&page=2&search=plagues');
+    expect(r.json.results[0]).toEqual({
+      date: '1660-01-01',
+      title: 'Day 1660-01-01',
+      lastModifiedTime: T,
+      apiURL: 'https://api.test/api/v1/entries/1660-01-01',
+      webURL: expect.any(String),
+      // Eight words before the first match, then the rest of this short text.
+      snippet: '… the office. And so to bed with the <mark>plague</mark> near.',
+    });
+    const page3 = await get('/api/v1/entries?search=plagues&end=1660-02-29&page=3');
+    expect(page3.json.results.map((e: { date: string }) => e.date).at(-1)).toBe('1660-02-28');
+    expect((await get('/api/v1/entries?search=plagues&end=1660-02-29&page=4')).status).toBe(404);
+  });
+
+  it('answers phrases, `or`, exclusions and the date range', async () => {
+    const count = async (q: string) => (await get(`/api/v1/entries?${q}`)).json.totalResults;
+    expect(await count('search=%22and+so+to+bed%22')).toBe(59);
+    expect(await count('search=%22so+and+to+bed%22')).toBe(0);
+    expect(await count('search=lute+or+theorbo')).toBe(1);
+    expect(await count('search=bed+-plague')).toBe(29);
+    expect(await count('search=bed&start=1660-01-10&end=1660-01-19')).toBe(10);
+  });
+
+  it('marks matches in an escaped excerpt of the text first', async () => {
+    const r = await get('/api/v1/entries?search=lute');
+    expect(r.json.results[0].snippet).toBe('My <mark>lute</mark> &#60;new strung&#62;.');
+  });
+
+  it('ranks topics by relevance, the title first', async () => {
+    const natural = await get('/api/v1/topics?search=lute');
+    expect(natural.json.results.map((t: { id: number }) => t.id)).toEqual([1, 2]);
+    const ranked = await get('/api/v1/topics?ordering=relevance&search=lute');
+    expect(ranked.json.results.map((t: { id: number }) => t.id)).toEqual([1, 2]);
+    const plague = await get('/api/v1/topics?ordering=relevance&search=plague+or+lute');
+    expect(plague.json.results.map((t: { id: number }) => t.id)).toEqual([2, 1]);
+    expect(plague.json.results[1].snippet).toBe('<mark>Lute</mark>');
+  });
+
+  it('answers an empty search with the same bytes as none', async () => {
+    expect((await get('/api/v1/entries?search=')).text).toBe((await get('/api/v1/entries')).text);
+    expect((await get('/api/v1/topics?search=&page=1')).text).toBe((await get('/api/v1/topics')).text);
+  });
+
+  it('refuses bad input with the contract error naming the parameter', async () => {
+    const long = await get(`/api/v1/entries?search=${'a'.repeat(501)}`);
+    expect(long.status).toBe(400);
+    expect(long.json.detail).toMatch(/^Invalid "search" parameter/);
+    expect((await get('/api/v1/entries?search=lute%01')).status).toBe(400);
+    expect((await get('/api/v1/entries?search=lute&ordering=date')).json.detail).toMatch(/^Invalid "ordering"/);
+    expect((await get('/api/v1/entries?search=lute&start=1660-13-01')).json.detail).toMatch(/^Invalid "start"/);
+  });
+
+  it('answers 503, not a crash, when the index is missing', async () => {
+    const r = await get('/api/v1/entries?search=lute', (file) =>
+      file.startsWith('_data/search/') ? null : (files.get(file) ?? null),
+    );
+    expect(r.status).toBe(503);
+    expect(r.json.detail).toMatch(/search index is incomplete/);
+  });
+});

@@ -1,0 +1,215 @@
+// The search engine against a brute-force model: for random small collections and random
+// queries, the sharded, packed index answers exactly what a linear scan of the same documents
+// with the same tokenizer answers.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Fields } from '../generator/core/search/documents.ts';
+import { type DocumentStats, FIELD_COUNT, search, searchWithPlaces } from '../generator/core/search/engine.ts';
+import { parseSearchDocs } from '../generator/core/search/index-file.ts';
+import {
+  decodeNumbers,
+  decodePostings,
+  encodeNumbers,
+  encodePostings,
+  findInShard,
+  type Postings,
+  shardOf,
+} from '../generator/core/search/postings.ts';
+import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
+import { snippet } from '../generator/core/search/snippet.ts';
+import { terms } from '../generator/core/search/tokenize.ts';
+import { collectionIndexFiles } from '../generator/render/search-index.ts';
+
+/** A few words, some sharing a stem, some with diacritics, some that are stop words elsewhere. */
+const VOCABULARY = [
+  'and',
+  'so',
+  'to',
+  'bed',
+  'plague',
+  'plagues',
+  'Plagued',
+  'lute',
+  'théorbo',
+  'Theorbo',
+  'the',
+  'or',
+  'king',
+  'kings',
+  "don't",
+  '1660',
+  '½',
+];
+const word = fc.constantFrom(...VOCABULARY);
+const text = fc.array(word, { maxLength: 40 }).map((ws) => ws.join(' '));
+const fields: fc.Arbitrary<Fields> = fc.tuple(text, text, text);
+const collection = fc.array(fields, { minLength: 1, maxLength: 12 });
+
+/** A query as a reader writes it: words and phrases, some negated, some joined by `or`. */
+const queryText = fc
+  .array(
+    fc.record({
+      words: fc.array(word, { minLength: 1, maxLength: 3 }),
+      quoted: fc.boolean(),
+      negated: fc.boolean(),
+      or: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((items) =>
+    items
+      .map((item, i) => {
+        const body = item.quoted ? `"${item.words.join(' ')}"` : (item.words[0] as string);
+        return `${i > 0 && item.or ? 'or ' : ''}${item.negated ? '-' : ''}${body}`;
+      })
+      .join(' '),
+  );
+
+/** The index files of a collection, read back the way a search answer reads them. */
+function indexOf(docs: readonly Fields[]) {
+  const files = new Map(
+    collectionIndexFiles('entries', docs.length, (i) => docs[i] as Fields).map((f) => [f.path, f.body]),
+  );
+  const parsed = parseSearchDocs(files.get('_data/search/entries/docs.json') as string);
+  if (!parsed.ok) throw new Error(parsed.error);
+  const stats: DocumentStats = { count: docs.length, lengths: parsed.value.lengths, weights: [4, 1, 0.5] };
+  const postingsOf = (query: SearchQuery): Map<string, Postings> => {
+    const found = new Map<string, Postings>();
+    for (const clause of query.clauses)
+      for (const term of clause)
+        for (const w of term.words) {
+          const shard = files.get(`_data/search/entries/${shardOf(w, parsed.value.shards)}.txt`) as string;
+          found.set(w, decodePostings(findInShard(shard, w)) as Postings);
+        }
+    return found;
+  };
+  return { files, stats, postingsOf };
+}
+
+/** Does a phrase occur in a document? A linear scan of each field's words. */
+function holds(doc: Fields, term: Term): boolean {
+  const present = doc.some((field) => {
+    const ws = terms(field);
+    for (let i = 0; i + term.words.length <= ws.length; i++)
+      if (term.words.every((w, k) => ws[i + k] === w)) return true;
+    return false;
+  });
+  return present !== term.negated;
+}
+
+function bruteForce(docs: readonly Fields[], query: SearchQuery): number[] {
+  if (query.clauses.length === 0) return [];
+  return docs.flatMap((doc, i) => (query.clauses.every((clause) => clause.some((t) => holds(doc, t))) ? [i] : []));
+}
+
+describe('search engine', () => {
+  it('finds exactly what a linear scan finds, in the list order', () => {
+    fc.assert(
+      fc.property(collection, queryText, (docs, raw) => {
+        const parsed = parseSearch(raw);
+        expect(parsed.ok).toBe(true);
+        if (!parsed.ok) return;
+        const { stats, postingsOf } = indexOf(docs);
+        expect(search(parsed.value, stats, postingsOf(parsed.value), 'natural')).toEqual(
+          bruteForce(docs, parsed.value),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('cuts the same snippets with the places the index knows as by reading each field', () => {
+    fc.assert(
+      fc.property(collection, queryText, (docs, raw) => {
+        const parsed = parseSearch(raw);
+        if (!parsed.ok) return;
+        const { stats, postingsOf } = indexOf(docs);
+        const found = searchWithPlaces(parsed.value, stats, postingsOf(parsed.value), 'natural');
+        const wanted = parsed.value.clauses.flat().filter((t) => !t.negated);
+        for (const doc of found.docs) {
+          const fields = docs[doc] as Fields;
+          expect(snippet(fields, wanted, found.firstAt(doc))).toBe(snippet(fields, wanted));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('orders by relevance a permutation of the same matches, ties in list order', () => {
+    fc.assert(
+      fc.property(collection, queryText, (docs, raw) => {
+        const parsed = parseSearch(raw);
+        if (!parsed.ok) return;
+        const { stats, postingsOf } = indexOf(docs);
+        const natural = search(parsed.value, stats, postingsOf(parsed.value), 'natural');
+        const ranked = search(parsed.value, stats, postingsOf(parsed.value), 'relevance');
+        expect([...ranked].sort((a, b) => a - b)).toEqual(natural);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('ranks a match in the title above the same match in the notes', () => {
+    const docs: Fields[] = [
+      ['Monday', 'dined at home', 'a lute maker of that name'],
+      ['Tuesday', 'dined at home', 'nothing of note here at all'],
+      ['A lute', 'dined at home', 'nothing of note here at all'],
+    ];
+    const parsed = parseSearch('lute');
+    if (!parsed.ok) throw new Error('parse');
+    const { stats, postingsOf } = indexOf(docs);
+    expect(search(parsed.value, stats, postingsOf(parsed.value), 'natural')).toEqual([0, 2]);
+    expect(search(parsed.value, stats, postingsOf(parsed.value), 'relevance')).toEqual([2, 0]);
+  });
+
+  it('keeps phrases inside one field', () => {
+    const docs: Fields[] = [['so to', 'bed and so', 'to bed']];
+    const { stats, postingsOf } = indexOf(docs);
+    const q = (raw: string) => {
+      const p = parseSearch(raw);
+      if (!p.ok) throw new Error('parse');
+      return search(p.value, stats, postingsOf(p.value), 'natural');
+    };
+    expect(q('"and so to bed"')).toEqual([]);
+    expect(q('"to bed"')).toEqual([0]);
+    expect(stats.lengths.length).toBe(FIELD_COUNT);
+  });
+});
+
+describe('packed postings', () => {
+  it('decode to what was encoded', () => {
+    const postings = fc
+      .uniqueArray(fc.nat({ max: 100_000 }), { maxLength: 20 })
+      .chain((docs) =>
+        fc.tuple(
+          ...[...docs]
+            .sort((a, b) => a - b)
+            .map((d) =>
+              fc
+                .uniqueArray(fc.nat({ max: 1_000_000 }), { minLength: 1, maxLength: 20 })
+                .map((ps) => [d, ps.sort((a, b) => a - b)] as [number, number[]]),
+            ),
+        ),
+      );
+    fc.assert(
+      fc.property(postings, (list) => {
+        expect([...(decodePostings(encodePostings(list)) as Postings)]).toEqual(list);
+      }),
+    );
+  });
+
+  it('pack whole numbers', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat()), (numbers) => {
+        expect(decodeNumbers(encodeNumbers(numbers))).toEqual(numbers);
+      }),
+    );
+    expect(decodeNumbers('A')).toBeNull();
+  });
+
+  it('refuse damaged text', () => {
+    expect(decodePostings('A')).toBeNull();
+    expect(decodePostings('g\t')).toBeNull();
+  });
+});
