@@ -159,6 +159,38 @@ describe('content validation', () => {
     expectProblem(problems, 'topics/4.yaml', 20_002, /unknown field "k19999"/);
   });
 
+  it('checks a hostile category tree in linear time with bounded output (security)', async () => {
+    // A 10,000-level chain (once: no finish in 60 s) and a 3,000-category cycle (once: 27 s,
+    // 584 MB and 87 MB of messages). Bounds far above linear and far below what was.
+    const chain = Array.from(
+      { length: 10_000 },
+      (_, i) => `- slug: c${i}\n  title: C${i}\n${i > 0 ? `  parent: c${i - 1}\n` : ''}`,
+    );
+    const cycle = Array.from(
+      { length: 3_000 },
+      (_, i) => `- slug: r${i}\n  title: R${i}\n  parent: r${(i + 1) % 3_000}\n`,
+    );
+    const started = performance.now();
+    const problems = await problemsOf({ ...smallSite(), 'categories.yaml': [...chain, ...cycle].join('') });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const tree = problems.filter((p) => p.file === 'categories.yaml');
+    // One for the chain (at its fourth level), one for the cycle.
+    expect(tree).toHaveLength(2);
+    expectProblem(
+      problems,
+      'categories.yaml',
+      9,
+      /"c3" is at depth 4; .*c0 → c1 → c2 → c3\), and 9996 categories lie below it/,
+    );
+    expectProblem(
+      problems,
+      'categories.yaml',
+      30_000,
+      /"r0" is in a cycle of 3000 categories: r0 → r1 → r2 → r3 → r4 → r5 → … → r0/,
+    );
+    expect(tree.reduce((n, p) => n + p.message.length, 0)).toBeLessThan(1_000);
+  });
+
   it('reports every problem of every file in one run', async () => {
     const problems = await problemsOf({
       ...smallSite(),

@@ -129,29 +129,113 @@ function checkCategories(file: string, parsed: ParsedCategory[], problems: Probl
       });
     else bySlug.set(p.category.slug, p);
   }
+  checkTree(file, bySlug, problems);
+  return [...bySlug.values()].map((p) => p.category).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+}
+
+/** A cycle longer than this is reported once, by its first member in the file, not by each. */
+const CYCLE_EACH = 10;
+/** Slugs of a long cycle shown in its message. */
+const CYCLE_SHOWN = 6;
+
+/**
+ * Unknown parents, cycles and depth, in time linear in the number of categories (each has at
+ * most one parent: one walk up from each category, stopping at one already walked) and output
+ * bounded by it: a cycle is reported by each member only when it is short, a subtree too deep
+ * once, at its first category below the third level, however deep it goes.
+ */
+function checkTree(file: string, bySlug: ReadonlyMap<string, ParsedCategory>, problems: Problem[]): void {
+  // Depth of each category walked: 1 for a top-level one (or one whose parent is unknown);
+  // Infinity for one in a cycle or below one.
+  const depth = new Map<string, number>();
+  // The category at depth MAX_DEPTH + 1 above each one deeper (itself at that depth).
+  const tooDeepAt = new Map<string, string>();
+  const below = new Map<string, number>();
+  const walking = new Set<string>();
   for (const p of bySlug.values()) {
     const { slug, parent } = p.category;
-    if (parent !== null && !bySlug.has(parent)) {
+    if (parent !== null && !bySlug.has(parent))
       problems.push({ file, line: p.line, message: `category "${slug}" has unknown parent "${parent}"` });
-      continue;
-    }
-    // Walk up; a slug seen twice is a cycle, more than MAX_DEPTH levels is too deep.
-    const seen = [slug];
-    for (let q = parent; q !== null; q = bySlug.get(q)?.category.parent ?? null) {
-      if (seen.includes(q)) {
-        problems.push({ file, line: p.line, message: `category "${slug}" is in a cycle: ${[...seen, q].join(' → ')}` });
+  }
+  for (const start of bySlug.keys()) {
+    if (depth.has(start)) continue;
+    // Up from `start` until a category already walked, the top, or one walked in this very walk.
+    const path: string[] = [];
+    let base = 0;
+    for (let q: string | null = start; ; ) {
+      if (q === null) break;
+      const known = depth.get(q);
+      if (known !== undefined) {
+        base = known;
         break;
       }
-      seen.push(q);
-      if (!bySlug.has(q)) break;
+      if (walking.has(q)) {
+        const cycle = path.slice(path.indexOf(q));
+        reportCycle(file, bySlug, cycle, problems);
+        for (const c of cycle) depth.set(c, Number.POSITIVE_INFINITY);
+        path.length -= cycle.length;
+        base = Number.POSITIVE_INFINITY;
+        break;
+      }
+      walking.add(q);
+      path.push(q);
+      const parent: string | null = bySlug.get(q)?.category.parent ?? null;
+      q = parent !== null && bySlug.has(parent) ? parent : null;
     }
-    if (seen.length > MAX_DEPTH && !problems.some((x) => x.line === p.line && x.message.includes('cycle'))) {
-      problems.push({
-        file,
-        line: p.line,
-        message: `category "${slug}" is at depth ${seen.length}; the tree has at most ${MAX_DEPTH} levels (${[...seen].reverse().join(' → ')})`,
-      });
+    // Down again: each depth from its parent's.
+    for (let i = path.length - 1; i >= 0; i--) {
+      const slug = path[i] as string;
+      base += 1;
+      depth.set(slug, base);
+      walking.delete(slug);
+      if (!Number.isFinite(base) || base <= MAX_DEPTH) continue;
+      const parent = bySlug.get(slug)?.category.parent ?? '';
+      const top = base === MAX_DEPTH + 1 ? slug : (tooDeepAt.get(parent) ?? slug);
+      tooDeepAt.set(slug, top);
+      if (top !== slug) below.set(top, (below.get(top) ?? 0) + 1);
     }
+    for (const slug of path) walking.delete(slug);
   }
-  return [...bySlug.values()].map((p) => p.category).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  for (const p of bySlug.values()) {
+    const slug = p.category.slug;
+    if (depth.get(slug) !== MAX_DEPTH + 1) continue;
+    const chain = [slug];
+    for (let q = p.category.parent; q !== null && chain.length <= MAX_DEPTH; q = bySlug.get(q)?.category.parent ?? null)
+      chain.unshift(q);
+    const deeper = below.get(slug) ?? 0;
+    problems.push({
+      file,
+      line: p.line,
+      message:
+        `category "${slug}" is at depth ${MAX_DEPTH + 1}; the tree has at most ${MAX_DEPTH} levels (${chain.join(' → ')})` +
+        (deeper > 0 ? `, and ${deeper} ${deeper === 1 ? 'category lies' : 'categories lie'} below it` : ''),
+    });
+  }
+}
+
+/** A cycle, given from a member up through its parents: each member says so, or the first once. */
+function reportCycle(
+  file: string,
+  bySlug: ReadonlyMap<string, ParsedCategory>,
+  cycle: readonly string[],
+  problems: Problem[],
+): void {
+  const lineOf = (slug: string) => bySlug.get(slug)?.line ?? 1;
+  const from = (i: number) => [...cycle.slice(i), ...cycle.slice(0, i), cycle[i] as string];
+  if (cycle.length <= CYCLE_EACH) {
+    cycle.forEach((slug, i) => {
+      problems.push({ file, line: lineOf(slug), message: `category "${slug}" is in a cycle: ${from(i).join(' → ')}` });
+    });
+    return;
+  }
+  let first = 0;
+  cycle.forEach((slug, i) => {
+    if (lineOf(slug) < lineOf(cycle[first] as string)) first = i;
+  });
+  const chain = from(first);
+  problems.push({
+    file,
+    line: lineOf(cycle[first] as string),
+    message: `category "${cycle[first]}" is in a cycle of ${cycle.length} categories: ${chain.slice(0, CYCLE_SHOWN).join(' → ')} → … → ${chain.at(-1)}`,
+  });
 }
