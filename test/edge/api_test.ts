@@ -112,8 +112,9 @@ Deno.test(`answers ${cases.length} random requests byte for byte as the local se
     }
   }
   assert(kept > cases.length / 3, `the CDN may keep most answers (${kept} of ${cases.length})`);
-  // The index came with the function: only pre-rendered answers were read.
-  const other = ctx.served.filter((p) => !/^\/api\/v1\/.+\.json$/.test(p));
+  // The index came with the function: only pre-rendered answers (and the search index's files,
+  // for searches) were read.
+  const other = ctx.served.filter((p) => !/^\/(api\/v1\/.+\.json|_data\/search\/.+)$/.test(p));
   assertEquals(other, [], 'files read besides pre-rendered answers');
 });
 

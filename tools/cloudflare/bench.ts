@@ -1,7 +1,7 @@
 // Figures of the Cloudflare target for a build (figures, not tests: docs/cloudflare.md quotes them):
 //
 //   npm run cloudflare:install
-//   npx tsx tools/cloudflare/bench.ts --public <built dir>
+//   npx tsx tools/cloudflare/bench.ts --public <built dir> [--path '/api/v1/entries?search=plague']
 //
 // - the build's file count, against the per-version limits of static assets (20,000 on the free
 //   plan, 100,000 on the paid ones);
@@ -29,7 +29,13 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
-const { values } = parseArgs({ options: { public: { type: 'string', default: 'public' } } });
+const { values } = parseArgs({
+  options: {
+    public: { type: 'string', default: 'public' },
+    // The computed answer to time in workerd (e.g. a search: docs/search.md).
+    path: { type: 'string', default: '/api/v1/entries?start=1661-03-04&end=1667-01-01&page=2' },
+  },
+});
 const publicDir = resolve(values.public);
 if (!wranglerInstalled()) fail(`wrangler is not installed: run ${INSTALL}`);
 let indexText = '';
@@ -119,7 +125,7 @@ function workerdCpuMs(): number {
   return ns / 1e6;
 }
 const settle = () => new Promise((r) => setTimeout(r, 50));
-const path = '/api/v1/entries?start=1661-03-04&end=1667-01-01&page=2';
+const path = values.path;
 const timed = async (origin: string) => {
   await settle();
   const [t, cpu] = [performance.now(), workerdCpuMs()];

@@ -6,7 +6,7 @@
 //
 // It lays out a Netlify project in a temp directory as a deploy would have it after
 // `npm run build -- --target netlify`: the sources the edge function imports (generator/core and
-// generator/deploy), public/ built for the emulator's own origin (so that every link stays on
+// generator/deploy, and the installed package of the search's stemmer), public/ built for the emulator's own origin (so that every link stays on
 // it), and the generated function in .netlify/v1/edge-functions/, written by the same code as the
 // build command's. Requests go through NetlifyDev's request chain (edge functions, redirect and
 // header rules, static files), the code Netlify's CLI runs for `netlify dev`; the function runs in
@@ -215,7 +215,8 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
     await withTimeout(
       (async () => {
         // The project as Netlify's build leaves it: sources, public/, the generated function.
-        for (const dir of ['generator/core', 'generator/deploy'])
+        // With the installed package the search's stemmer is imported from (by its file).
+        for (const dir of ['generator/core', 'generator/deploy', 'node_modules/@orama/stemmers'])
           cpSync(join(REPO_DIR, dir), join(projectDir, dir), { recursive: true });
         const [{ build }, { FUNCTIONS_DIR, writeNetlifyFunction }] = await Promise.all([
           import('../../generator/build.ts'),

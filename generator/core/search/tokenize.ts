@@ -3,7 +3,11 @@
 // Porter stemmer (the Snowball project's `porter`, the one SQLite FTS5's porter tokenizer uses).
 // No stop words: "and so to bed" is four words.
 
-import { stemmer } from '@orama/stemmers/english';
+// By its file, not its package name: Deno runs the edge function's modules as they are, with no
+// package resolution (test/heavy/netlify-deno.test.ts); the file is one ES module importing
+// nothing, the package's own English stemmer (package.json's exports name it for
+// `@orama/stemmers/english`).
+import { stemmer } from '../../../node_modules/@orama/stemmers/dist/en.js';
 
 export interface Token {
   /** The stemmed, normalised word. */
