@@ -9,6 +9,7 @@
 // Never a stack trace, unless DEBUG is set (DEBUG=1 npm run build): then unexpected errors print
 // theirs after the line.
 
+import { writeSync } from 'node:fs';
 import { ContentError } from '../content/problems.ts';
 import { RefusedError } from '../output/guard.ts';
 
@@ -17,8 +18,29 @@ export const EXIT_USAGE = 2;
 
 /** Prints `error: <message>` and exits (status 2 by default: a usage error). */
 export function fail(message: string, status: number = EXIT_USAGE): never {
-  process.stderr.write(`error: ${message}\n`);
+  writeErrorSync(`error: ${message}\n`);
   process.exit(status);
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all of `text` to standard error before returning. process.stderr on a pipe is
+ * asynchronous here: what the pipe has no room for (past 64 KiB) waits in memory, and an exit
+ * right after it loses it, the last line ("The build stopped…") included, which is what a CI log
+ * shows. So the bytes go out with writeSync, waiting a little whenever the pipe is full.
+ */
+export function writeErrorSync(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let at = 0;
+  while (at < bytes.length) {
+    try {
+      at += writeSync(2, bytes, at, bytes.length - at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+      Atomics.wait(pause, 0, 0, 2);
+    }
+  }
 }
 
 /** The causes of the machine's faults a user can act on, by errno code. */
@@ -125,7 +147,7 @@ export function failureMessage(err: unknown, context: ReportContext = {}): { tex
 export function exitWith(err: unknown, context: ReportContext = {}): never {
   const { text, status } = failureMessage(err, context);
   // On a terminal the progress line may be half-written: clear it rather than append to it.
-  process.stderr.write(process.stderr.isTTY === true ? `\r\x1b[K${text}` : text);
+  writeErrorSync(process.stderr.isTTY === true ? `\r\x1b[K${text}` : text);
   process.exit(status);
 }
 
