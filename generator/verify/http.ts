@@ -36,7 +36,20 @@ export interface ClientOptions {
   timeoutMs: number;
   /** Wait before the one retry. */
   retryDelayMs?: number;
+  /** A request fails when its whole answer has not come within this long (a drip). */
+  deadlineMs?: number;
+  /** A request fails when the mirror sends more bytes than this (an endless body). */
+  maxBodyBytes?: number;
+  /** A request fails when its body decodes to more bytes than this (a compression bomb). */
+  maxDecodedBytes?: number;
 }
+
+/**
+ * What a mirror may send for one answer: far above any answer of the API (its largest, the
+ * OpenAPI document of the whole diary or a topic's detail, is well under a megabyte), far below
+ * what would hurt the machine verifying it.
+ */
+const ANSWER_LIMITS = { deadlineMs: 60_000, maxBodyBytes: 32 * 1024 * 1024, maxDecodedBytes: 64 * 1024 * 1024 };
 
 const USER_AGENT = 'pepys-static-api-verify';
 
@@ -57,6 +70,8 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
       return `no route to the host (${e.code})`;
     case 'VERIFY_TIMEOUT':
       return `no answer within ${timeoutMs / 1000} s`;
+    case 'VERIFY_LIMIT':
+      return e.message;
   }
   // OpenSSL's messages run over lines and name source files: its reason is what matters.
   const message = /SSL routines:[^:]*:([^:\n]+)/.exec(e.message)?.[1] ?? (e.message.split('\n')[0] as string).trim();
@@ -65,23 +80,29 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
   return e.code === undefined ? message : `${message} (${e.code})`;
 }
 
-function decode(encoding: string | undefined, raw: Buffer): Buffer {
+function decode(encoding: string | undefined, raw: Buffer, maxOutputLength: number): Result<Buffer, string> {
   const enc = (encoding ?? '').trim().toLowerCase();
+  const limit = { maxOutputLength };
   try {
-    if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(raw);
-    if (enc === 'br') return brotliDecompressSync(raw);
+    if (enc === 'gzip' || enc === 'x-gzip') return ok(gunzipSync(raw, limit));
+    if (enc === 'br') return ok(brotliDecompressSync(raw, limit));
     if (enc === 'deflate') {
       try {
-        return inflateSync(raw);
-      } catch {
-        return inflateRawSync(raw);
+        return ok(inflateSync(raw, limit));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw err;
+        return ok(inflateRawSync(raw, limit));
       }
     }
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      return fail(`the ${enc} body decodes to more than ${mib(maxOutputLength)} (a compression bomb?)`);
     // Undecodable: compared as sent, the difference then shows.
   }
-  return raw;
+  return ok(raw);
 }
+
+const mib = (bytes: number) => `${Math.round(bytes / 1048576)} MiB`;
 
 function headerMap(raw: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -101,6 +122,10 @@ export function mirrorClient(origin: string, options: ClientOptions): MirrorClie
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = url.port === '' ? undefined : Number(url.port);
   let made = 0;
+  const deadlineMs = options.deadlineMs ?? ANSWER_LIMITS.deadlineMs;
+  const maxBodyBytes = options.maxBodyBytes ?? ANSWER_LIMITS.maxBodyBytes;
+  const maxDecodedBytes = options.maxDecodedBytes ?? ANSWER_LIMITS.maxDecodedBytes;
+  const limitError = (message: string) => Object.assign(new Error(message), { code: 'VERIFY_LIMIT' });
 
   const once = (
     method: string,
@@ -115,7 +140,15 @@ export function mirrorClient(origin: string, options: ClientOptions): MirrorClie
         { hostname, port, path: target, method, headers: sent, agent, timeout: options.timeoutMs },
         (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
+          let received = 0;
+          res.on('data', (c: Buffer) => {
+            received += c.length;
+            if (received > maxBodyBytes) {
+              req.destroy(limitError(`the body is longer than ${mib(maxBodyBytes)} (an endless body?)`));
+              return;
+            }
+            chunks.push(c);
+          });
           res.on('error', (err) => resolve(fail(describeNetworkError(err, options.timeoutMs))));
           res.on('end', () => {
             if (!res.complete) {
@@ -123,17 +156,18 @@ export function mirrorClient(origin: string, options: ClientOptions): MirrorClie
               return;
             }
             const headers = headerMap(res.rawHeaders);
-            resolve(
-              ok({
-                status: res.statusCode ?? 0,
-                headers,
-                body: decode(headers['content-encoding'], Buffer.concat(chunks)),
-              }),
-            );
+            const body = decode(headers['content-encoding'], Buffer.concat(chunks), maxDecodedBytes);
+            resolve(body.ok ? ok({ status: res.statusCode ?? 0, headers, body: body.value }) : body);
           });
         },
       );
       req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'VERIFY_TIMEOUT' })));
+      // A mirror that sends a byte now and then never times out: the whole answer has a deadline.
+      const deadline = setTimeout(
+        () => req.destroy(limitError(`the whole answer did not come within ${deadlineMs / 1000} s`)),
+        deadlineMs,
+      );
+      req.on('close', () => clearTimeout(deadline));
       req.on('error', (err) => resolve(fail(describeNetworkError(err, options.timeoutMs))));
       req.end();
     });
