@@ -219,6 +219,49 @@ describe('local server: a client that resets a CONNECT (security)', () => {
   });
 });
 
+describe('local server: a pipelining flood (security)', () => {
+  let site: LocalSite;
+  beforeAll(async () => {
+    site = await startLocalSite(CONTENT);
+  });
+  afterAll(() => site.stop());
+
+  it('closes connections that pipeline without reading, and keeps answering others', async () => {
+    const { hostname, port } = new URL(site.origin);
+    const request = Buffer.from('GET /api/v1/entries HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(3_000));
+    // Each floods and never reads; before the bounds, their answers piled up in the server's
+    // memory (200 such connections of 50,000 requests took it to 1.3 GB) and they stayed open.
+    // Each client reads nothing for a while, then reads what it is sent until the server closes.
+    const answered = Array.from(
+      { length: 20 },
+      () =>
+        new Promise<number>((resolve) => {
+          let text = '';
+          const socket = connect(Number(port), hostname, () => {
+            socket.pause();
+            socket.write(request);
+            setTimeout(() => socket.resume(), 2_000);
+          });
+          const timer = setTimeout(() => socket.destroy(), 30_000);
+          socket.on('data', (d: Buffer) => {
+            text += d.toString('latin1');
+          });
+          socket.on('error', () => {});
+          socket.on('close', () => {
+            clearTimeout(timer);
+            resolve(text.split('HTTP/1.1 200 OK').length - 1);
+          });
+        }),
+    );
+    // Meanwhile an ordinary client is answered.
+    const res = await fetch(`${site.origin}/api/v1`);
+    expect(res.status).toBe(200);
+    // Closed by the server after at most its bound of waiting answers, not all 3,000 sent.
+    for (const n of await Promise.all(answered)) expect(n).toBeLessThan(1_000);
+    expect((await fetch(`${site.origin}/api/v1/entries`)).status).toBe(200);
+  });
+});
+
 describe('local server: a missing or damaged site', () => {
   let server: Server;
   let origin = '';

@@ -117,7 +117,18 @@ export function createApiServer(options: ServerOptions): Server {
     return r;
   };
 
-  const server = createServer((req, res) => {
+  // Bounds against a client that pipelines without reading (each answer waits in memory until it
+  // reads): so many answers waiting on one connection, or so many bytes unread, and it is closed.
+  const waiting = new WeakMap<object, number>();
+  const server = createServer(SERVER_LIMITS, (req, res) => {
+    const socket = req.socket;
+    const queued = (waiting.get(socket) ?? 0) + 1;
+    if (queued > MAX_WAITING_ANSWERS || socket.writableLength > MAX_UNREAD_BYTES) {
+      socket.destroy();
+      return;
+    }
+    waiting.set(socket, queued);
+    res.on('close', () => waiting.set(socket, (waiting.get(socket) ?? 1) - 1));
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
     answerKept(method, target, req.headers).then(
@@ -159,8 +170,26 @@ export function createApiServer(options: ServerOptions): Server {
       },
     );
   });
+  server.maxConnections = MAX_CONNECTIONS;
   return server;
 }
+
+/** Answers of one connection that may wait for it to read them (HTTP/1.1 pipelining). */
+const MAX_WAITING_ANSWERS = 256;
+/** Bytes of answers one connection may leave unread. */
+const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
+/** Connections at once; past it the server refuses new ones until some close. */
+const MAX_CONNECTIONS = 4096;
+/**
+ * Node's own bounds: requests per connection (then `Connection: close`), and times for the
+ * headers, the whole request and an idle connection, so that slow clients cannot hold sockets.
+ */
+const SERVER_LIMITS = {
+  maxRequestsPerSocket: 10_000,
+  headersTimeout: 20_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+} as const;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BLANK: ApiRequest = { method: 'GET', path: '/api/', query: '', header: () => null };
