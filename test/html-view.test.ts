@@ -125,6 +125,23 @@ describe('the browsable page', () => {
     expect([...linkedJson(json).matchAll(/href="([^"]*)"/g)].map((m) => m[1])[0]).toBe(`${API}/api/v1/topics/12`);
   });
 
+  it('never makes a protocol-relative link of a URL on the API origin (security)', () => {
+    const json = JSON.stringify({ a: `${API}//evil.example/x`, b: `${API}/api/v1/topics/1` }, null, 2);
+    const hrefs = [...linkedJson(json, API).matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual([`${API}//evil.example/x`, '/api/v1/topics/1']);
+  });
+
+  it('links a very large body without overflowing the stack, in linear time (security)', () => {
+    // A 64 MB entry once answered 500 "Maximum call stack size exceeded" (a regular expression).
+    const text = `<p>${'And so to bed. \\"quoted\\" '.repeat(2_200_000)}</p>`;
+    const json = JSON.stringify({ entryHTML: text, apiURL: `${API}/api/v1/entries/1660-01-01` }, null, 2);
+    expect(json.length).toBeGreaterThan(60_000_000);
+    const linked = linkedJson(json, API);
+    expect(
+      linked.endsWith('"<a href="/api/v1/entries/1660-01-01">https://api.test/api/v1/entries/1660-01-01</a>"\n}'),
+    ).toBe(true);
+  });
+
   it('says where a list page stands, with the filters in force, and links to the pages around it', () => {
     const data = envelope(
       3413,

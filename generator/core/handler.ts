@@ -11,7 +11,15 @@
 import { type Answer, answer } from './answer.ts';
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND } from './errors.ts';
 import { etagOf, ifNoneMatchHits } from './etag.ts';
-import { API_HEADERS, CLIENT_CACHE_CONTROL, HTML_TYPE, JSON_TYPE, NO_STORE, preflightHeaders } from './headers.ts';
+import {
+  API_HEADERS,
+  CLIENT_CACHE_CONTROL,
+  HTML_CSP,
+  HTML_TYPE,
+  JSON_TYPE,
+  NO_STORE,
+  preflightHeaders,
+} from './headers.ts';
 import { renderHtmlView } from './html-view.ts';
 import { type ListQuery, listQuery } from './lists.ts';
 
@@ -168,6 +176,7 @@ function represent(
     (query.format === 'api' || (query.format !== 'json' && prefersHtml(request.header('accept'))));
   if (html) {
     headers['Content-Type'] = HTML_TYPE;
+    headers['Content-Security-Policy'] = HTML_CSP;
     const html = renderHtmlView({
       status,
       json: decoder.decode(json),

@@ -13,6 +13,14 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Expose-Headers': 'ETag',
 };
 
+/**
+ * The HTML view's Content-Security-Policy: no script at all, nothing from anywhere (the page is
+ * self-contained), its own inline style, forms that submit to itself, and never in a frame
+ * (clickjacking). Inline style only: with no script allowed, injected markup cannot run code.
+ */
+export const HTML_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /** Clients revalidate (cheaply, with the ETag): a rebuild may change any answer. */
 export const CLIENT_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 /** An answer that must not be kept anywhere: the site could not answer properly. */

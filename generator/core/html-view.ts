@@ -37,15 +37,41 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 /** Escaped for text: quotes may stay (the JSON's many quotes would triple its size otherwise). */
 const escText = (s: string) => s.replace(/[&<>]/g, (c) => ESCAPES[c] as string);
 
-/** A URL the page links to: one on the API's origin becomes its path on the page's own origin. */
+/**
+ * A URL the page links to: one on the API's origin becomes its path on the page's own origin,
+ * unless that path would begin with `//` (a protocol-relative link to another host): such a URL
+ * stays absolute, on the API's origin.
+ */
 function linkTarget(url: string, apiOrigin: string | undefined): string {
   if (apiOrigin === undefined) return url;
   if (url === apiOrigin) return '/';
-  return url.startsWith(`${apiOrigin}/`) ? url.slice(apiOrigin.length) : url;
+  if (!url.startsWith(`${apiOrigin}/`)) return url;
+  const path = url.slice(apiOrigin.length);
+  return path.startsWith('//') ? url : path;
 }
 
-const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 const WHOLE_URL = /^https?:\/\/[^\s"<>\\]+$/;
+
+/**
+ * The JSON string tokens of a JSON text that start with `"http`: [start, end) of each, quotes
+ * included. A plain scan, linear and stack-free whatever the size (a regular expression with
+ * alternation over a 60 MB body overflowed the stack).
+ */
+function* urlTokens(json: string): Generator<[number, number]> {
+  let i = json.indexOf('"');
+  while (i !== -1) {
+    let j = i + 1;
+    for (;;) {
+      const c = json.charCodeAt(j);
+      if (Number.isNaN(c)) return;
+      if (c === 0x5c) j += 2;
+      else if (c === 0x22) break;
+      else j++;
+    }
+    if (json.startsWith('"http', i)) yield [i, j + 1];
+    i = json.indexOf('"', j + 1);
+  }
+}
 
 /**
  * The JSON text, escaped for HTML, each string value that is a whole URL made a link. Only the
@@ -54,9 +80,8 @@ const WHOLE_URL = /^https?:\/\/[^\s"<>\\]+$/;
 export function linkedJson(json: string, apiOrigin?: string): string {
   let out = '';
   let last = 0;
-  for (const m of json.matchAll(JSON_STRING)) {
-    const token = m[0];
-    if (!token.startsWith('"http')) continue;
+  for (const [at, end] of urlTokens(json)) {
+    const token = json.slice(at, end);
     let value: unknown;
     try {
       value = JSON.parse(token);
@@ -64,9 +89,8 @@ export function linkedJson(json: string, apiOrigin?: string): string {
       continue;
     }
     if (typeof value !== 'string' || !WHOLE_URL.test(value)) continue;
-    const at = m.index ?? 0;
     out += `${escText(json.slice(last, at))}"<a href="${esc(linkTarget(value, apiOrigin))}">${escText(token.slice(1, -1))}</a>"`;
-    last = at + token.length;
+    last = end;
   }
   return out + escText(json.slice(last));
 }

@@ -905,6 +905,11 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         const label = `${method} ${path}`;
         expect(page.status, label).toBe(json.status);
         expect(page.headers.get('content-type'), label).toBe('text/html; charset=utf-8');
+        // No script, nothing from elsewhere, never in a frame (core/headers.ts HTML_CSP).
+        expect(page.headers.get('content-security-policy'), label).toMatch(
+          /^default-src 'none';.*frame-ancestors 'none'$/,
+        );
+        expect(json.headers.get('content-security-policy'), label).toBeNull();
         expect(contractVary(page).map(vary), label).toContain(vary(page.headers.get('vary')));
         expect(html.startsWith('<!doctype html>\n<html lang="en">'), label).toBe(true);
         expect(shownJson(html), label).toBe(jsonText);
