@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
 import { hasTitleShape } from '../generator/content/parse-entry.ts';
-import { ContentError, type Problem } from '../generator/content/problems.ts';
-import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { ContentError, formatProblem, type Problem } from '../generator/content/problems.ts';
+import { CATEGORIES_YAML, entryFile, smallSite, writeContent } from './helpers/content.ts';
 
 async function problemsOf(files: Record<string, string>): Promise<Problem[]> {
   try {
@@ -189,6 +189,43 @@ describe('content validation', () => {
       /"r0" is in a cycle of 3000 categories: r0 → r1 → r2 → r3 → r4 → r5 → … → r0/,
     );
     expect(tree.reduce((n, p) => n + p.message.length, 0)).toBeLessThan(1_000);
+  });
+
+  it('reports YAML alias bombs and dangling aliases as located problems, and still the others (security)', async () => {
+    const laughs = [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+      'f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
+    ].join('\n');
+    const problems = await problemsOf({
+      ...smallSite(),
+      'topics/4.yaml': `id: 4\ntitle: Laughs\n${laughs}\n`,
+      'topics/5.yaml': 'id: 5\ntitle: Dangling\ncategories: *nowhere\n',
+      'topics/6.yaml': 'id: 6\ntitle: Fine but for its kind\nkind: animal\n',
+    });
+    expectProblem(problems, 'topics/4.yaml', 1, /malformed YAML: .*alias/i);
+    expectProblem(problems, 'topics/5.yaml', 1, /malformed YAML: .*alias/i);
+    expectProblem(problems, 'topics/6.yaml', 3, /"kind" must be one of/);
+  });
+
+  it('bounds slugs before they name files, as file:line', async () => {
+    const problems = await problemsOf({
+      ...smallSite(),
+      'categories.yaml': `${CATEGORIES_YAML}- slug: ${'a'.repeat(300)}\n  title: Long\n`,
+    });
+    expectProblem(problems, 'categories.yaml', 9, /slug is 300 characters long; at most 100/);
+  });
+
+  it('prints control characters of content as escapes, never raw (security)', () => {
+    const problem: Problem = { file: 'topics/\u001b[2J.yaml', line: 3, message: 'unknown field "\u001b[31mred\u202e"' };
+    const line = formatProblem(problem, 'content');
+    expect(line).toBe('content/topics/\\u{1b}[2J.yaml:3: unknown field "\\u{1b}[31mred\\u{202e}"');
+    const message = new ContentError([problem], 'content').message;
+    expect([...message].filter((c) => (c.codePointAt(0) as number) < 0x20 && c !== '\n')).toEqual([]);
+    expect(message).not.toContain('\u202e');
   });
 
   it('reports every problem of every file in one run', async () => {

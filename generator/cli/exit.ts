@@ -10,7 +10,7 @@
 // theirs after the line.
 
 import { writeSync } from 'node:fs';
-import { ContentError } from '../content/problems.ts';
+import { ContentError, printable } from '../content/problems.ts';
 import { RefusedError } from '../output/guard.ts';
 
 export const EXIT_FAILED = 1;
@@ -18,7 +18,7 @@ export const EXIT_USAGE = 2;
 
 /** Prints `error: <message>` and exits (status 2 by default: a usage error). */
 export function fail(message: string, status: number = EXIT_USAGE): never {
-  writeErrorSync(`error: ${message}\n`);
+  writeErrorSync(printable(`error: ${message}\n`));
   process.exit(status);
 }
 
@@ -147,7 +147,9 @@ export function failureMessage(err: unknown, context: ReportContext = {}): { tex
 export function exitWith(err: unknown, context: ReportContext = {}): never {
   const { text, status } = failureMessage(err, context);
   // On a terminal the progress line may be half-written: clear it rather than append to it.
-  writeErrorSync(process.stderr.isTTY === true ? `\r\x1b[K${text}` : text);
+  // Whatever the message quotes (a path, a key) is printed, never obeyed by the terminal.
+  const safe = printable(text);
+  writeErrorSync(process.stderr.isTTY === true ? `\r\x1b[K${safe}` : safe);
   process.exit(status);
 }
 

@@ -6,6 +6,7 @@ import type { Problem } from './problems.ts';
 import { parseYamlList } from './yaml-text.ts';
 
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const MAX_SLUG_LENGTH = 100;
 
 export interface ParsedCategory {
   line: number;
@@ -36,7 +37,10 @@ export function parseCategoriesFile(text: string, file: string, problems: Proble
     const src: FieldSource = { file, text, firstLine: 1, baseLine: line, data: map, problems };
     rejectUnknownKeys(src, ['slug', 'title', 'parent']);
     const slug = requiredString(src, 'slug');
-    if (slug !== null && !SLUG_PATTERN.test(slug)) {
+    if (slug !== null && slug.length > MAX_SLUG_LENGTH) {
+      // A slug names a file of the output: bounded here, not by the file system later.
+      problem(src, 'slug', `slug is ${slug.length} characters long; at most ${MAX_SLUG_LENGTH}`);
+    } else if (slug !== null && !SLUG_PATTERN.test(slug)) {
       problem(src, 'slug', `slug "${slug}" must be lowercase letters and digits, words joined by single hyphens`);
     }
     const title = requiredString(src, 'title');

@@ -8,10 +8,23 @@ export interface Problem {
   message: string;
 }
 
+// Control characters (C0 but line feed and tab, DEL, C1) and the bidirectional overrides and
+// isolates, which a terminal would obey rather than show.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from content or the file system made safe to print: each control character written as
+ * `\u{…}`. A key or a file name may hold escape sequences; a message never sends them raw.
+ */
+export function printable(text: string): string {
+  return text.replace(UNSAFE, (c) => `\\u{${(c.codePointAt(0) as number).toString(16)}}`);
+}
+
 /** `file[:line]: reason`, the file named from the content directory as the user gave it. */
 export function formatProblem(p: Problem, contentDir: string): string {
   const file = p.file === '' ? contentDir : `${contentDir}/${p.file}`;
-  return `${p.line > 0 ? `${file}:${p.line}` : file}: ${p.message}`;
+  return printable(`${p.line > 0 ? `${file}:${p.line}` : file}: ${p.message.replaceAll('\n', ' ')}`);
 }
 
 /** Problems in the order they are reported: by file, then line, then message. */

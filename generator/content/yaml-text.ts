@@ -29,8 +29,19 @@ export function parseYaml(text: string, file: string, firstLine: number, problem
       problems.push(located(err, file, firstLine));
       return undefined;
     }
-    throw err;
+    problems.push(unlocatable(err, file, firstLine));
+    return undefined;
   }
+}
+
+/**
+ * An error the yaml package throws while it resolves the document rather than parses it (an
+ * alias to nothing, or aliases that would expand beyond its limit: the "billion laughs"): a
+ * problem of the file, at the text's first line, like any other.
+ */
+function unlocatable(err: unknown, file: string, firstLine: number): Problem {
+  const message = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+  return { file, line: firstLine, message: `malformed YAML: ${message}` };
 }
 
 function located(err: Yaml.YAMLParseError, file: string, firstLine: number): Problem {
@@ -65,5 +76,12 @@ export function parseYamlList(
   const itemLines = isSeq(doc.contents)
     ? doc.contents.items.map((node) => counter.linePos(isNode(node) ? (node.range?.[0] ?? 0) : 0).line)
     : [];
-  return { data: doc.toJS(), itemLines };
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (err) {
+    problems.push(unlocatable(err, file, 1));
+    return undefined;
+  }
+  return { data, itemLines };
 }
