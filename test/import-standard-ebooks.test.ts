@@ -36,6 +36,13 @@ describe('calendar and text helpers', () => {
   it('rejects malformed XHTML instead of guessing', () => {
     expect(() => parseXml('<p><i>x</p></i>', 'x.xhtml')).toThrow(/x\.xhtml:1/);
   });
+
+  it('names the file of 200,000 nested elements instead of overflowing the stack (security)', () => {
+    const deep = `<body>\n${'<div>'.repeat(200_000)}x${'</div>'.repeat(200_000)}</body>`;
+    expect(() => parseXml(deep, 'chapter-1.xhtml')).toThrow(
+      /^chapter-1\.xhtml:2: elements nested more than 1000 deep$/,
+    );
+  });
 });
 
 // A miniature edition with every quirk the rules cover, in the edition's own markup.

@@ -59,6 +59,9 @@ const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 export class XmlError extends Error {}
 
+/** How deep elements may nest. */
+const MAX_DEPTH = 1_000;
+
 function lineOf(source: string, offset: number): number {
   let line = 1;
   for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) line++;
@@ -100,7 +103,12 @@ export function parseXml(source: string, fileName: string): XElement {
       }
       const element: XElement = { kind: 'element', name: startName, attrs, children: [], offset: m.index };
       parent.children.push(element);
-      if (selfClose !== '/') stack.push(element);
+      if (selfClose !== '/') {
+        // The walks over the tree (descendants, text, serialisation) recurse: a hostile file's
+        // 200,000 nested elements would overflow their stack. No edition nests a tenth of this.
+        if (stack.length > MAX_DEPTH) fail(m.index, `elements nested more than ${MAX_DEPTH} deep`);
+        stack.push(element);
+      }
     } else if (token === '<') {
       fail(m.index, 'stray "<" (not a tag)');
     } else if (token.startsWith('<')) {
