@@ -154,9 +154,23 @@ describe('content faults', () => {
     const outside = tempDir('pepys-outside-');
     writeFileSync(join(outside, '1660-03-01.html'), entryFile('1660-03-01'));
     symlinkSync(outside, join(dir, 'entries/linked'));
-    const listing = listContent(dir);
+    // A link outside the content directory is followed only when allowed (test/content-links.test.ts).
+    process.env.PEPYS_ALLOW_OUTSIDE_LINKS = '1';
+    let listing: ReturnType<typeof listContent>;
+    try {
+      listing = listContent(dir);
+    } finally {
+      delete process.env.PEPYS_ALLOW_OUTSIDE_LINKS;
+    }
     expect(listing.entryFiles).toContain('entries/linked/1660-03-01.html');
     expect(listing.problems.map((p) => p.file).sort()).toEqual(['entries/a/to-b/to-a', 'entries/b/to-a/to-b']);
+    const refused = listContent(dir);
+    expect(refused.entryFiles).not.toContain('entries/linked/1660-03-01.html');
+    expect(refused.problems.map((p) => p.file).sort()).toEqual([
+      'entries/a/to-b/to-a',
+      'entries/b/to-a/to-b',
+      'entries/linked',
+    ]);
   });
 
   it('names the line and column of the first byte that is not UTF-8', () => {

@@ -7,6 +7,7 @@
 
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { outsideLinksAllowed, outsideProblem, outsideTarget } from './links.ts';
 import type { Problem } from './problems.ts';
 import { describeError } from './read-file.ts';
 
@@ -68,6 +69,13 @@ function walk(
   for (const d of names) {
     if (d.name.startsWith('.')) continue;
     const path = `${rel}/${d.name}`;
+    if (d.isSymbolicLink() && !outsideLinksAllowed()) {
+      const target = outsideTarget(root, path);
+      if (target !== null) {
+        problems.push(outsideProblem(path, target));
+        continue;
+      }
+    }
     const named = d.name.endsWith(suffix);
     // Listed whatever it is: reading it says what is wrong when it is not a readable file.
     if (named) out.push(path);
@@ -117,7 +125,9 @@ export function listContent(contentDir: string): Listing {
   ] as const) {
     const path = join(contentDir, dir);
     const id = directoryId(path);
-    if (id !== null) walk(contentDir, dir, suffix, [rootId, id], out, problems);
+    const outside = id === null || outsideLinksAllowed() ? null : outsideTarget(contentDir, dir);
+    if (outside !== null) problems.push(outsideProblem(dir, outside));
+    else if (id !== null) walk(contentDir, dir, suffix, [rootId, id], out, problems);
     else {
       // Absent is fine (a site without topics); anything else in its place is a mistake.
       let message: string | null = null;

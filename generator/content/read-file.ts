@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../core/result.ts';
+import { isLink, outsideLinksAllowed, outsideProblem, outsideTarget } from './links.ts';
 import type { Problem } from './problems.ts';
 
 interface FileText {
@@ -224,6 +225,12 @@ function openFailure(path: string, file: string, err: unknown): ReadFailure {
 /** Reads `file` (relative to `contentDir`, `/`-separated) as UTF-8 text. Never throws. */
 export function readContentFile(contentDir: string, file: string): ReadOutcome {
   const path = join(contentDir, file);
+  // The files at the top (site.yaml, categories.yaml); those below were checked when listed.
+  if (!file.includes('/') && !outsideLinksAllowed() && isLink(path)) {
+    const target = outsideTarget(contentDir, file);
+    if (target !== null)
+      return fail({ gone: false, signature: signatureAt(path) ?? '', problem: outsideProblem(file, target) });
+  }
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);

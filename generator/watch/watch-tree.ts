@@ -16,6 +16,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, join } from 'node:path';
 import { directoryId, MAX_DIR_DEPTH, readDirectory } from '../content/discover.ts';
+import { outsideLinksAllowed, outsideTarget } from '../content/links.ts';
 import { describeError } from '../content/read-file.ts';
 
 export interface TreeWatcher {
@@ -111,8 +112,10 @@ export function watchTree(root: string, onChange: (path: string) => void, option
     const names = readDirectory(root, rel, null);
     if (names === null) return;
     for (const d of names) {
-      if (!d.name.startsWith('.') && (d.isDirectory() || d.isSymbolicLink()))
-        walk(child(rel, d.name), [...ancestors, id], visit);
+      if (d.name.startsWith('.') || !(d.isDirectory() || d.isSymbolicLink())) continue;
+      // Never watched: a link outside the content directory (the build does not follow it).
+      if (d.isSymbolicLink() && !outsideLinksAllowed() && outsideTarget(root, child(rel, d.name)) !== null) continue;
+      walk(child(rel, d.name), [...ancestors, id], visit);
     }
   };
 
