@@ -5,6 +5,7 @@
 
 import { writeFileSync } from 'node:fs';
 import type { BuildReport } from '../build.ts';
+import { loadSiteConfig, placeholderOrigin } from '../content/config.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
 import { CONFIG_HELP, CONFIG_OPTIONS, configOverrides, fail, parseOrExit } from './options.ts';
@@ -53,12 +54,33 @@ function writeReport(file: string, report: BuildReport): void {
   writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
 }
 
+/**
+ * One line (but with --quiet) when every link would point at a placeholder or at this machine; on Netlify's build
+ * (which deploys what it builds) a refusal instead.
+ */
+function warnOfPlaceholder(): void {
+  let origin: string;
+  try {
+    origin = loadSiteConfig(contentDir, options.overrides, process.env).apiOrigin;
+  } catch {
+    return; // The build says what is wrong with site.yaml.
+  }
+  const why = placeholderOrigin(origin);
+  if (why === null) return;
+  const message = `every link will point at ${origin}, ${why}: set apiOrigin in ${contentDir}/site.yaml or pass --api-origin <origin>`;
+  if (values.target === 'netlify' && process.env.NETLIFY === 'true')
+    fail(`refusing to deploy: ${message} (Netlify sets URL for its builds: is it missing?)`);
+  // --quiet silences it, like the progress: the error above is never silenced.
+  if (values.quiet !== true) process.stderr.write(`warning: ${message}\n`);
+}
+
 // Until the new output is in place, a failure leaves the old one as it was, and says so.
 const failure: { kept?: string } = { kept: outDir };
 exitOnUncaught(failure);
 try {
   // Refused paths first, before the build's modules load: a wrong --out is told at once.
   prepareOutput(contentDir, outDir);
+  warnOfPlaceholder();
   if (values.watch) {
     // Loaded only here: a one-shot build does not pay for the watch mode's modules.
     const { describeRebuild, startWatching } = await import('../watch/watch.ts');

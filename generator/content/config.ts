@@ -38,6 +38,25 @@ export function parseOrigin(text: string): string | Error {
   return url.origin;
 }
 
+/**
+ * Why links to `origin` would lead nowhere a reader can follow, or null: a placeholder (an
+ * `example` name, as the sample's https://pepys.example.org, or a reserved .test/.invalid one) or
+ * a loopback address (this machine only).
+ */
+export function placeholderOrigin(origin: string): string | null {
+  let host: string;
+  try {
+    host = new URL(origin).hostname;
+  } catch {
+    return null;
+  }
+  if (host.split('.').includes('example') || host.endsWith('.test') || host.endsWith('.invalid'))
+    return 'a placeholder';
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host))
+    return 'a loopback address (this machine only)';
+  return null;
+}
+
 export function parseConvention(text: string): TitleConvention | Error {
   return CONVENTIONS.includes(text as TitleConvention)
     ? (text as TitleConvention)

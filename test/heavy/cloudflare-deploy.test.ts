@@ -57,13 +57,13 @@ if (!wranglerInstalled()) {
   describe('wrangler deploy --dry-run with wrangler.jsonc', () => {
     let result: Awaited<ReturnType<typeof dryRun>>;
     beforeAll(async () => {
-      result = await dryRun('https://pepys.example.org');
+      result = await dryRun('https://api.pepys-diary.org');
     });
 
     it('runs the preflight, which reports the build about to be uploaded', () => {
       expect(result.status, result.output).toBe(0);
       expect(result.output).toMatch(
-        /the API for https:\/\/pepys\.example\.org, [\d,]+ static files \(\d+% of the free plan's 20,000\)/,
+        /the API for https:\/\/api\.pepys-diary\.org, [\d,]+ static files \(\d+% of the free plan's 20,000\)/,
       );
       expect(result.output).toContain('env.ASSETS');
     });
@@ -85,6 +85,13 @@ if (!wranglerInstalled()) {
       expect(bundle).not.toMatch(/from\s*["']node:|require\(["']node:/);
       // Far below the smallest Worker size limit (3 MB after gzip, Workers Free).
       expect(gzipSync(bundle).length).toBeLessThan(100 * 1024);
+    });
+
+    it('refuses to deploy a build made for a placeholder origin, as in the sample site.yaml', async () => {
+      const placeholder = await dryRun('https://pepys.example.org');
+      expect(placeholder.status).not.toBe(0);
+      expect(placeholder.output).toContain('a placeholder origin (apiOrigin in site.yaml)');
+      expect(placeholder.bundle).toBeNull();
     });
 
     it('refuses to deploy a build made for a loopback origin (what npm start leaves in public/)', async () => {

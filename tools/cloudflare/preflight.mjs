@@ -61,6 +61,14 @@ if (
   if (command === 'dev') process.stderr.write(`warning: ${message}\n`);
   else refuse(message);
 }
+// A placeholder (the sample's https://pepys.example.org, any example.* or .example name): the
+// deployed API's links would lead nowhere.
+const labels = host.split('.');
+if (labels.includes('example') || host.endsWith('.test') || host.endsWith('.invalid')) {
+  const message = `${dir}/ was built for ${origin}, a placeholder origin (apiOrigin in site.yaml): every link of the API would lead nowhere; run ${REBUILD}`;
+  if (command === 'dev') process.stderr.write(`warning: ${message}\n`);
+  else refuse(message);
+}
 
 const files = countFiles(dir, true);
 if (files > PAID_PLAN_FILES)
