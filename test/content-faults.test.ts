@@ -4,6 +4,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -201,16 +202,35 @@ describe('content faults', () => {
     }
     chmodSync(join(dir, 'topics/3.yaml'), 0o000);
     chmodSync(join(dir, 'entries/1661'), 0o000);
+    const home = tempDir('pepys-nobody-');
+    chmodSync(home, 0o777);
+    // The loader bundled into one module in a directory anyone may read: "nobody" then needs
+    // nothing of the checkout, wherever it lives (a parent of mode 0700, a home directory).
+    const bundle = join(home, 'load.mjs');
+    // esbuild as tsx (a dependency) installs it.
+    const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx'));
+    const esbuild = fromTsx('esbuild') as { buildSync(options: Record<string, unknown>): unknown };
+    esbuild.buildSync({
+      entryPoints: [fileURLToPath(new URL('../generator/content/load.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      logLevel: 'silent',
+      // The bundle's CommonJS dependencies (yaml) need a require.
+      banner: {
+        js: "import { createRequire as nodeRequire } from 'node:module'; const require = nodeRequire(import.meta.url);",
+      },
+    });
+    chmodSync(bundle, 0o644);
     const script = [
-      `import { loadContent } from ${JSON.stringify(fileURLToPath(new URL('../generator/content/load.ts', import.meta.url)))};`,
+      `import { loadContent } from ${JSON.stringify(bundle)};`,
       `try { await loadContent(${JSON.stringify(dir)}); console.log('[]'); }`,
       'catch (err) { console.log(JSON.stringify(err.problems ?? String(err))); }',
     ].join('\n');
-    const home = tempDir('pepys-nobody-');
-    chmodSync(home, 0o777);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      cwd: home,
       env: { ...process.env, TMPDIR: home, HOME: home },
       timeout: 60_000,
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
