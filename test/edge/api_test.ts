@@ -80,6 +80,9 @@ async function assertUnavailable(res: Response, detail: RegExp, label: string): 
   assert(detail.test(body.detail), `${label}: detail ${JSON.stringify(body.detail)}`);
 }
 
+// JSON and the two feeds (Atom, JSON Feed): never the HTML view.
+const KEPT_TYPES = new Set(['application/json', 'application/atom+xml', 'application/feed+json']);
+
 Deno.test('the generated module declares its routes inline: /api and /api/*, every method, cache "manual"', () => {
   assertEquals(generated.config.path, ['/api', '/api/*'], 'path');
   assertEquals(generated.config.cache, 'manual', 'cache');
@@ -106,15 +109,17 @@ Deno.test(`answers ${cases.length} random requests byte for byte as the local se
       kept++;
       assertEquals(cdn, CDN_CACHE_CONTROL, `${label}: CDN cache rule`);
       assert(
-        c.method === 'GET' && c.status < 500 && res.headers.get('content-type') === 'application/json',
+        c.method === 'GET' && c.status < 500 && KEPT_TYPES.has(res.headers.get('content-type') ?? ''),
         `${label}: kept by the CDN`,
       );
     }
   }
   assert(kept > cases.length / 3, `the CDN may keep most answers (${kept} of ${cases.length})`);
-  // The index came with the function: only pre-rendered answers (and the search index's files,
-  // for searches) were read.
-  const other = ctx.served.filter((p) => !/^\/(api\/v1\/.+\.json|_data\/search\/.+)$/.test(p));
+  // The index came with the function: only pre-rendered answers (and the search index, the feed
+  // and the kinds of topics, for what needs them) were read.
+  const other = ctx.served.filter(
+    (p) => !/^\/(api\/v1\/.+\.json|api\/v1\/feeds\/entries\.atom|_data\/search\/.+|_data\/topic-kinds\.json)$/.test(p),
+  );
   assertEquals(other, [], 'files read besides pre-rendered answers');
 });
 
