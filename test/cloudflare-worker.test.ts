@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
+import { DOWNLOAD_PATHS, SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { NO_STORE } from '../generator/core/headers.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import type { AssetsBinding, Env } from '../generator/deploy/cloudflare/worker.ts';
@@ -151,5 +151,13 @@ describe('Cloudflare Worker (in-process)', () => {
       const [a, e] = [Buffer.from(await actual.arrayBuffer()), Buffer.from(await expected.arrayBuffer())];
       expect(a.equals(e), `${label}: body`).toBe(true);
     }
+  });
+});
+
+describe('wrangler.jsonc', () => {
+  it('sends every request under /api to the Worker but the downloads, which the asset layer serves', () => {
+    const text = readFileSync(join(import.meta.dirname, '..', 'wrangler.jsonc'), 'utf8');
+    const config = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { assets: { run_worker_first: string[] } };
+    expect(config.assets.run_worker_first).toEqual(['/api', '/api/*', ...DOWNLOAD_PATHS.map((p) => `!${p}`)]);
   });
 });

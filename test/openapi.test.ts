@@ -10,7 +10,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { readContent, validate } from '../generator/content/load.ts';
-import { FEED_FILES, SCHEMA_FILE } from '../generator/core/files.ts';
+import { DOWNLOADS_FILE, FEED_FILES, SCHEMA_FILE } from '../generator/core/files.ts';
 import type { Model } from '../generator/core/model.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { renderSite } from '../generator/render/render-site.ts';
@@ -36,6 +36,16 @@ beforeAll(async () => {
 const components = () => doc.components as Record<string, Record<string, Json>>;
 
 /** Every file under the output's api/ directory, relative to the output. */
+/** A response of the document, its reference followed. */
+function resolveRef(r: unknown): unknown {
+  const $ref = (r as { $ref?: string }).$ref;
+  if ($ref === undefined) return r;
+  return $ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], doc);
+}
+
 function apiFiles(dir: string, rel = 'api'): string[] {
   return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((d) =>
     d.isDirectory() ? apiFiles(dir, `${rel}/${d.name}`) : [`${rel}/${d.name}`],
@@ -46,6 +56,7 @@ function apiFiles(dir: string, rel = 'api'): string[] {
 function schemaOf(file: string): string {
   if (file === 'api/v1/index.json') return 'Root';
   if (file === SCHEMA_FILE) return 'OpenAPI';
+  if (file === DOWNLOADS_FILE) return 'DownloadList';
   const m = /^api\/v1\/(entries|categories|topics)\/(.+)\.json$/.exec(file);
   if (m === null) throw new Error(`unexpected file ${file}`);
   const list = { entries: 'EntryList', categories: 'CategoryList', topics: 'TopicList' }[m[1] as 'entries'];
@@ -69,8 +80,10 @@ describe('the OpenAPI document of the sample build', () => {
     expect(Object.keys(paths).sort()).toEqual(
       [
         '/api/v1',
-        '/api/v1/',
         '/api/v1.json',
+        '/api/v1/downloads',
+        '/api/v1/downloads.json',
+        '/api/v1/downloads/{name}',
         '/api/v1/schema',
         '/api/v1/schema.json',
         '/api/v1/entries',
@@ -90,17 +103,32 @@ describe('the OpenAPI document of the sample build', () => {
       ].sort(),
     );
     const refs = (xs: Array<{ $ref: string }> | undefined) => (xs ?? []).map((x) => x.$ref.split('/').at(-1));
+    const operationIds = new Set<string>();
     for (const [path, item] of Object.entries(paths)) {
       const get = item.get as { parameters?: Array<{ $ref: string }>; responses: Record<string, unknown> };
       const statuses = Object.keys(get.responses).sort();
-      if (/\/entries(\.json)?$/.test(path)) {
-        expect(refs(get.parameters), path).toEqual(['page', 'start', 'end', 'topic', 'day', 'search', 'ordering']);
+      if (path === '/api/v1/downloads/{name}') {
+        // A static file on the CDNs: GET and HEAD only, no `format`.
+        expect(refs(item.parameters as unknown as Array<{ $ref: string }>), path).toEqual(['name']);
+        expect(statuses, path).toEqual(['200', '304', '404', '503']);
+        expect(Object.keys(item).sort(), path).toEqual(['get', 'head', 'parameters']);
+      } else if (/\/entries(\.json)?$/.test(path)) {
+        expect(refs(get.parameters), path).toEqual([
+          'format',
+          'page',
+          'start',
+          'end',
+          'topic',
+          'day',
+          'search',
+          'ordering',
+        ]);
         expect(statuses, path).toEqual(['200', '304', '400', '404', '503']);
       } else if (/\/topics(\.json)?$/.test(path)) {
-        expect(refs(get.parameters), path).toEqual(['page', 'kind', 'category', 'search', 'ordering']);
+        expect(refs(get.parameters), path).toEqual(['format', 'page', 'kind', 'category', 'search', 'ordering']);
         expect(statuses, path).toEqual(['200', '304', '400', '404', '503']);
       } else if (/\/categories(\.json)?$/.test(path)) {
-        expect(refs(get.parameters), path).toEqual(['page']);
+        expect(refs(get.parameters), path).toEqual(['format', 'page']);
         expect(statuses, path).toEqual(['200', '304', '404', '503']);
       } else if (path.includes('{')) {
         expect(refs(item.parameters as unknown as Array<{ $ref: string }>), path).toEqual([
@@ -108,13 +136,36 @@ describe('the OpenAPI document of the sample build', () => {
         ]);
         expect(statuses, path).toEqual(['200', '304', '404', '503']);
       } else {
-        expect(statuses, path).toEqual(['200', '304', '503']);
+        // `format` of anything but json or api is a 404 on every path.
+        expect(refs(get.parameters), path).toEqual(['format']);
+        expect(statuses, path).toEqual(['200', '304', '404', '503']);
       }
-      for (const method of ['head', 'options', 'post', 'put', 'patch', 'delete'])
-        expect(item[method], `${method} ${path}`).toBeDefined();
+      if (path !== '/api/v1/downloads/{name}') {
+        expect(
+          Object.keys(item).filter((k) => k !== 'parameters'),
+          path,
+        ).toEqual(['get', 'head', 'options']);
+        expect(refs((item.options as { parameters?: Array<{ $ref: string }> }).parameters), path).toEqual(['format']);
+      }
+      // The refused methods are said in the document's description, not offered as operations.
       for (const method of ['post', 'put', 'patch', 'delete'])
-        expect(Object.keys(item[method]?.responses ?? {}), `${method} ${path}`).toContain('405');
+        expect(item[method], `${method} ${path}`).toBeUndefined();
+      for (const [method, op] of Object.entries(item)) {
+        if (method === 'parameters') continue;
+        const o = op as unknown as { operationId: string; description: string; summary: string };
+        expect(o.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+        expect(operationIds.has(o.operationId), o.operationId).toBe(false);
+        operationIds.add(o.operationId);
+        expect(o.description.length, `${method} ${path}`).toBeGreaterThan(20);
+      }
+      // JSON only: the HTML page is described in words, so that generated clients stay JSON-typed.
+      for (const r of Object.values(get.responses)) {
+        const response = resolveRef(r) as { content?: Record<string, unknown> };
+        expect(Object.keys(response.content ?? {}), path).not.toContain('text/html');
+      }
     }
+    expect(doc.security).toEqual([]);
+    expect((doc.info as { description: string }).description).toContain('405 Method Not Allowed');
     const parameters = components().parameters as Record<string, { schema: Json; in: string }>;
     expect(parameters.date?.schema).toEqual({ $ref: '#/components/schemas/Date' });
     expect(parameters.id?.schema).toMatchObject({ type: 'integer' });
@@ -170,6 +221,7 @@ describe('the OpenAPI document of the sample build', () => {
     const responses = components().responses as Record<string, { content: Record<string, { schema: Json }> }>;
     for (const file of files) {
       if (file === FEED_FILES.atom) continue; // XML: test/feeds.test.ts reads it with a feed parser
+      if (/\.(gz|sqlite)$/.test(file)) continue; // binary: test/downloads.test.ts reads them
       const validate = compile(
         file === FEED_FILES.json
           ? responses.JsonFeed?.content['application/feed+json']?.schema
@@ -192,7 +244,7 @@ describe('the OpenAPI document of the sample build', () => {
         examples++;
       }
     }
-    expect(examples).toBeGreaterThanOrEqual(14);
+    expect(examples).toBeGreaterThanOrEqual(13);
   });
 
   it('takes its examples from the build: the first record of each kind, the first page of each list', () => {
@@ -245,7 +297,12 @@ describe('the OpenAPI document of the sample build', () => {
     expect(check(entry, sniffing)).not.toEqual([]);
     expect(check({ detail: 'x', status_code: 404 }, headers, 418).join()).toMatch(/no 418 response/);
     expect(check({ detail: 'Not found.', status_code: 400 }, headers, 404, `${ORIGIN}/api/v1/nothing`)).not.toEqual([]);
-    expect(checker.check('TRACE', url, 405, headers, '{"detail": "x", "status_code": 405}').join()).toMatch(/no TRACE/);
+    // A method the document does not offer: only the 405 with the error body conforms.
+    expect(checker.check('TRACE', url, 200, headers, '{"detail": "x", "status_code": 200}').join()).toMatch(/no TRACE/);
+    expect(checker.check('TRACE', url, 405, headers, '{"detail": "x", "status_code": 404}').join()).toMatch(
+      /error body/,
+    );
+    expect(checker.check('TRACE', url, 405, headers, '{"detail": "x", "status_code": 405}')).toEqual([]);
   });
 });
 

@@ -77,7 +77,9 @@ const model: Model = {
   categoryChildren: new Map(),
   categoryAncestors: new Map(),
 };
-const files = new Map(renderSite(model).map((f) => [f.path, new TextEncoder().encode(f.body)]));
+const files = new Map(
+  renderSite(model).map((f) => [f.path, typeof f.body === 'string' ? new TextEncoder().encode(f.body) : f.body]),
+);
 const index = parseSiteIndex(new TextDecoder().decode(files.get(SITE_INDEX_FILE)));
 if (!index.ok) throw new Error(index.error);
 const site = index.value;

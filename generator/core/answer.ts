@@ -3,7 +3,16 @@
 // contract itself.
 
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND, noRecord } from './errors.ts';
-import { detailFile, FEED_FILES, pageFile, ROOT_FILE, SCHEMA_FILE } from './files.ts';
+import {
+  DOWNLOAD_TYPES,
+  DOWNLOADS_FILE,
+  detailFile,
+  downloadFile,
+  FEED_FILES,
+  pageFile,
+  ROOT_FILE,
+  SCHEMA_FILE,
+} from './files.ts';
 import { filteredListAnswer, hasRecordFilters, recordFilters } from './filters.ts';
 import type { ReadFile } from './handler.ts';
 import { entryFilters, type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList } from './lists.ts';
@@ -54,6 +63,10 @@ export function answer(method: string, pathname: string, query: ListQuery, site:
       return { kind: 'file', file: SCHEMA_FILE };
     case 'feed':
       return { kind: 'file', file: FEED_FILES[r.format], type: FEED_TYPES[r.format] };
+    case 'downloads':
+      return { kind: 'file', file: DOWNLOADS_FILE };
+    case 'download':
+      return { kind: 'file', file: downloadFile(r.name), type: DOWNLOAD_TYPES.get(r.name) };
     case 'detail':
       return hasRecord(site, r.collection, r.key)
         ? { kind: 'file', file: detailFile(r.collection, r.key) }

@@ -23,6 +23,26 @@ export function pageFile(dir: string, page: number): string {
 
 /** The feeds of the latest entries (render/feeds.ts), served at FEED_PATHS. */
 export const FEED_FILES = { atom: 'api/v1/feeds/entries.atom', json: 'api/v1/feeds/entries.json' } as const;
+/** The list of the whole-data files, served at /api/v1/downloads. */
+export const DOWNLOADS_FILE = 'api/v1/downloads/index.json';
+/** The whole-data files (render/downloads.ts), by name, with the media type each is served with. */
+export const DOWNLOAD_TYPES: ReadonlyMap<string, string> = new Map([
+  ['entries.ndjson.gz', 'application/gzip'],
+  ['categories.ndjson.gz', 'application/gzip'],
+  ['topics.ndjson.gz', 'application/gzip'],
+  ['diary.sqlite', 'application/vnd.sqlite3'],
+]);
+export function downloadFile(name: string): string {
+  return `api/v1/downloads/${name}`;
+}
+/**
+ * The URL paths of the whole-data files. The CDNs serve these as static files, bypassing the
+ * function (Netlify's `excludedPath`, Cloudflare's `run_worker_first` exclusions): a function
+ * would read and hash megabytes on every request for bytes that never change within a deploy.
+ */
+export const DOWNLOAD_PATHS: readonly string[] = [...DOWNLOAD_TYPES.keys()].map((name) => `/${downloadFile(name)}`);
+/** The headers rules of the CDNs for their static files (the downloads), in the `_headers` format both read. */
+export const STATIC_HEADERS_FILE = '_headers';
 /** The search index of a collection (see core/search/): its documents' statistics... */
 export function searchDocsFile(collection: 'entries' | 'topics'): string {
   return `_data/search/${collection}/docs.json`;

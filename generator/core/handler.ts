@@ -11,6 +11,7 @@
 import { type Answer, answer } from './answer.ts';
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND } from './errors.ts';
 import { etagOf, ifNoneMatchHits } from './etag.ts';
+import { DOWNLOAD_TYPES } from './files.ts';
 import {
   API_HEADERS,
   CLIENT_CACHE_CONTROL,
@@ -115,6 +116,9 @@ export async function handle(
   return represent(request, query, 200, bytes, site.apiOrigin, coder, a.type);
 }
 
+/** Media types whose bodies no content coding is applied to (core/files.ts: the downloads). */
+const PRECODED: ReadonlySet<string> = new Set(DOWNLOAD_TYPES.values());
+
 /** Where `/` leads. */
 const API_ROOT_PATH = '/api/v1';
 const FORMATS: ReadonlySet<string> = new Set(['json', 'api']);
@@ -189,7 +193,8 @@ function represent(
   }
   const cacheable = (method === 'GET' || method === 'HEAD') && status < 500;
   let etag = status >= 200 && status < 300 ? etagOf(body) : undefined;
-  const coding = coder?.choose(request, body) ?? null;
+  // The downloads are served as they are: their size and SHA-256 are of these bytes.
+  const coding = PRECODED.has(type) ? null : (coder?.choose(request, body) ?? null);
   if (coder !== undefined && coding !== null) {
     body = coder.encode(body, coding, etag);
     headers.Vary = `${headers.Vary}, Accept-Encoding`;

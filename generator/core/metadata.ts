@@ -3,6 +3,7 @@
 // JSON, because the contract answers OPTIONS with 200 and `Content-Type: application/json` (a
 // body-less answer of that type is not JSON, and validating proxies refuse it).
 
+import { DOWNLOAD_TYPES } from './files.ts';
 import { pretty } from './json.ts';
 import type { Route } from './router.ts';
 
@@ -17,9 +18,9 @@ interface Metadata {
 const JSON_AND_HTML = ['application/json', 'text/html'];
 const MODEL = { entries: 'Entry', categories: 'Category', topics: 'Topic' } as const;
 const LIST_PARAMETERS = {
-  entries: ['day', 'end', 'format', 'page', 'start', 'topic'],
+  entries: ['day', 'end', 'format', 'ordering', 'page', 'search', 'start', 'topic'],
   categories: ['format', 'page'],
-  topics: ['category', 'format', 'kind', 'page'],
+  topics: ['category', 'format', 'kind', 'ordering', 'page', 'search'],
 } as const;
 
 function describe(r: Exclude<Route, { kind: 'unknown' }>): Omit<Metadata, 'parses'> {
@@ -52,6 +53,20 @@ function describe(r: Exclude<Route, { kind: 'unknown' }>): Omit<Metadata, 'parse
             renders: ['application/feed+json'],
             parameters: [],
           };
+    case 'downloads':
+      return {
+        name: 'Download List',
+        description: 'The whole data as files: each with its URL, media type, size and SHA-256.',
+        renders: JSON_AND_HTML,
+        parameters: ['format'],
+      };
+    case 'download':
+      return {
+        name: 'Download',
+        description: 'A file of the whole data, served as it is.',
+        renders: [DOWNLOAD_TYPES.get(r.name) ?? 'application/octet-stream'],
+        parameters: [],
+      };
     case 'list':
       return {
         name: `${MODEL[r.collection]} List`,

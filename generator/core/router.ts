@@ -5,6 +5,7 @@
 // needs one), so that `%2e%2e` is as unknown as `..`.
 
 import { isIsoDate } from './dates.ts';
+import { DOWNLOAD_TYPES } from './files.ts';
 import type { Collection } from './types.ts';
 
 export type Route =
@@ -12,6 +13,9 @@ export type Route =
   | { kind: 'schema' }
   /** The feeds of the latest entries (no `.json` spelling: each is its own media type). */
   | { kind: 'feed'; format: 'atom' | 'json' }
+  /** The list of the whole-data files, and one of them (served as it is: no `.json` spelling). */
+  | { kind: 'downloads' }
+  | { kind: 'download'; name: string }
   | { kind: 'list'; collection: Collection }
   | { kind: 'detail'; collection: Collection; key: string }
   | { kind: 'unknown' };
@@ -28,8 +32,13 @@ export function route(pathname: string): Route {
   let rest = pathname.slice('/api/v1/'.length);
   if (rest === 'feeds/atom') return { kind: 'feed', format: 'atom' };
   if (rest === 'feeds/json') return { kind: 'feed', format: 'json' };
+  if (rest.startsWith('downloads/')) {
+    const name = rest.slice('downloads/'.length);
+    return DOWNLOAD_TYPES.has(name) ? { kind: 'download', name } : UNKNOWN;
+  }
   if (rest.endsWith('.json')) rest = rest.slice(0, -'.json'.length);
   if (rest === 'schema') return { kind: 'schema' };
+  if (rest === 'downloads') return { kind: 'downloads' };
   const parts = rest.split('/');
   const collection = parts[0] ?? '';
   if (!COLLECTIONS.has(collection) || parts.length > 2) return UNKNOWN;

@@ -15,6 +15,25 @@ export interface Root {
   topics: string;
 }
 
+/** A file of the whole data, as /api/v1/downloads lists it (render/downloads.ts). */
+export interface Download {
+  /** The file's name, the last segment of its URL. */
+  name: string;
+  description: string;
+  /** Absolute. */
+  url: string;
+  /** The Content-Type it is served with. */
+  mediaType: string;
+  /** Its size as served (no content coding is applied to it). */
+  bytes: number;
+  /** The SHA-256 of those bytes, lower-case hex. */
+  sha256: string;
+}
+
+export interface DownloadList {
+  downloads: Download[];
+}
+
 export interface EntryItem {
   date: IsoDate;
   title: string;

@@ -56,12 +56,16 @@ export function writeFiles(dir: string, files: Iterable<OutputFile>): WriteStats
       mkdirSync(join(dir, parent), { recursive: true });
       made.add(parent);
     }
-    const data = Buffer.from(f.body, 'utf8');
+    const data = bufferOf(f.body);
     writeOne(join(dir, f.path), data);
     count++;
     bytes += data.length;
   }
   return { files: count, bytes };
+}
+
+function bufferOf(body: OutputFile['body']): Buffer {
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.length);
 }
 
 function writeOne(path: string, data: Buffer): void {
@@ -212,7 +216,7 @@ type WorkerFailure = { code?: string; syscall?: string; message: string; path: s
 /** A site being written into its staging tree by a thread of its own, not yet the output. */
 export interface StagedSite {
   /** Queues a file (a path relative to the tree); waits while the thread is far behind. */
-  add(path: string, body: string): void;
+  add(path: string, body: OutputFile['body']): void;
   /** Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically). */
   commit(): Promise<WriteStats & { removed: Promise<void> }>;
   /** Stops writing and removes the staging tree: the output is left as it was. */
@@ -299,10 +303,11 @@ export function beginSite(outDir: string): StagedSite {
   const site: StagedSite = {
     add(path, body) {
       if (!open) throw new Error(`${next} is no longer being written`);
-      // UTF-8 needs at most 3 bytes for each UTF-16 unit.
+      // UTF-8 needs at most 3 bytes for each UTF-16 unit. Bytes (the downloads, a few large
+      // files) are written here.
       const most = (8 + 3 * (path.length + body.length) + 3) & ~3;
-      if (most > RING_BYTES / 2) {
-        const data = Buffer.from(body, 'utf8');
+      if (typeof body !== 'string' || most > RING_BYTES / 2) {
+        const data = bufferOf(body);
         mkdirSync(join(next, dirname(path)), { recursive: true });
         writeOne(join(next, path), data);
         local.files++;

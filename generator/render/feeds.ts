@@ -7,7 +7,7 @@ import { generateAtomFeed, generateJsonFeed } from 'feedsmith';
 import { FEED_FILES } from '../core/files.ts';
 import type { Entry, Model } from '../core/model.ts';
 import { entryApiURL, entryWebURL } from '../core/urls.ts';
-import type { OutputFile } from './render-site.ts';
+import type { TextFile } from './render-site.ts';
 
 /** How many entries a feed holds. */
 export const FEED_SIZE = 50;
@@ -82,7 +82,7 @@ function jsonFeed(model: Model): string {
   return JSON.stringify(feed, null, 2);
 }
 
-export function feedFiles(model: Model): OutputFile[] {
+export function feedFiles(model: Model): TextFile[] {
   return [
     { path: FEED_FILES.atom, body: atomFeed(model) },
     { path: FEED_FILES.json, body: jsonFeed(model) },

@@ -5,8 +5,8 @@
 // records and first list pages of this very build). Clients can generate code from it; the
 // contract tests validate every body they see against it, so it cannot drift from the answers.
 
-import { INVALID_PAGE, invalidDate, methodNotAllowed, NOT_FOUND, noRecord } from '../core/errors.ts';
-import { SCHEMA_FILE } from '../core/files.ts';
+import { INVALID_PAGE, invalidDate, NOT_FOUND, noRecord } from '../core/errors.ts';
+import { DOWNLOAD_TYPES, SCHEMA_FILE } from '../core/files.ts';
 import { API_HEADERS, CLIENT_CACHE_CONTROL, NO_STORE, PREFLIGHT_MAX_AGE } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
 import { pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
@@ -16,6 +16,8 @@ import {
   type CategoryDetail,
   type CategoryItem,
   type Collection,
+  type Download,
+  type DownloadList,
   type EntryDetail,
   type EntryItem,
   type ErrorBody,
@@ -43,6 +45,14 @@ const literal = (text: string) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 const DATE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
 // Django's slug and int converters, as the router accepts them (core/router.ts).
 const SLUG = '[-a-zA-Z0-9_]+';
+
+/**
+ * The URL of a page of a list: `params` (name, value pattern), each optional, in this order
+ * (alphabetical, as the links write them).
+ */
+function pagePattern(listURL: string, params: ReadonlyArray<readonly [string, string]>): string {
+  return `${listURL}(?:\\?${params.map(([name, value]) => `(?:&?${name}=${value})?`).join('')})?`;
+}
 
 function record<T>(description: string, fields: Fields<T>): Doc {
   return {
@@ -175,7 +185,6 @@ function schemas(o: Origins, pageSize: number): Doc {
     detail: text('What went wrong, in words.'),
     status_code: { type: 'integer', description: 'The HTTP status of the answer.' },
   };
-  const pages = `(?:\\?page=[1-9][0-9]*)?`;
   return {
     Date: { type: 'string', format: 'date', pattern: `^${DATE}$`, description: 'A calendar date, `YYYY-MM-DD`.' },
     Timestamp: {
@@ -188,14 +197,42 @@ function schemas(o: Origins, pageSize: number): Doc {
     CategoryURL: url(`${api}/categories/${SLUG}`, 'The API address of a category.'),
     TopicURL: url(`${api}/topics/[0-9]+`, 'The API address of a topic.'),
     EntryPageURL: url(
-      `${api}/entries(?:\\?(?:end=${DATE})?(?:&?ordering=relevance)?(?:&?page=[1-9][0-9]*)?(?:&?search=[^&#]+)?(?:&?start=${DATE})?)?`,
-      'A page of the entry list: `end`, `ordering`, `page`, `search` and `start` in alphabetical order, no `page` on page 1.',
+      pagePattern(`${api}/entries`, [
+        ['day', '[0-9]{2}-[0-9]{2}'],
+        ['end', DATE],
+        ['ordering', 'relevance'],
+        ['page', '[1-9][0-9]*'],
+        ['search', '[^&#]+'],
+        ['start', DATE],
+        ['topic', '[0-9]+'],
+      ]),
+      'A page of the entry list: its filters (`day`, `end`, `ordering`, `search`, `start`, `topic`) and `page` in alphabetical order, no `page` on page 1.',
     ),
-    CategoryPageURL: url(`${api}/categories${pages}`, 'A page of the category list (no `page` on page 1).'),
+    CategoryPageURL: url(
+      pagePattern(`${api}/categories`, [['page', '[1-9][0-9]*']]),
+      'A page of the category list (no `page` on page 1).',
+    ),
     TopicPageURL: url(
-      `${api}/topics(?:\\?(?:ordering=relevance)?(?:&?page=[1-9][0-9]*)?(?:&?search=[^&#]+)?)?`,
-      'A page of the topic list: `ordering`, `page` and `search` in alphabetical order, no `page` on page 1.',
+      pagePattern(`${api}/topics`, [
+        ['category', SLUG],
+        ['kind', '(?:person|place|default)'],
+        ['ordering', 'relevance'],
+        ['page', '[1-9][0-9]*'],
+        ['search', '[^&#]+'],
+      ]),
+      'A page of the topic list: its filters (`category`, `kind`, `ordering`, `search`) and `page` in alphabetical order, no `page` on page 1.',
     ),
+    DownloadList: record<DownloadList>('The files of the whole data.', {
+      downloads: { type: 'array', items: schemaRef('Download'), description: 'Each file, once.' },
+    }),
+    Download: record<Download>('A file of the whole data, served as it is (no content coding).', {
+      name: { type: 'string', enum: [...DOWNLOAD_TYPES.keys()], description: 'The last segment of its URL.' },
+      description: text('What it holds, and how.'),
+      url: url(`${api}/downloads/[-a-z.]+`, 'Where to get it.'),
+      mediaType: { type: 'string', enum: [...new Set(DOWNLOAD_TYPES.values())], description: 'Its Content-Type.' },
+      bytes: count('Its size in bytes.'),
+      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The SHA-256 of its bytes, hex.' },
+    }),
     Root: record<Root>('The root: where the three lists are.', root),
     EntryItem: searchableItem<EntryItem>('An entry, as a list gives it: the head of its detail.', entryItem),
     Entry: record<EntryDetail>('An entry of the diary.', entryDetail),
@@ -293,21 +330,25 @@ const COMMON_HEADERS = [
 const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, ref('headers', n)]));
 
 const HTML_NOTE =
-  ' A client whose Accept prefers text/html (a browser) gets the same answer, with the same status, as a browsable HTML page instead; ' +
-  'a `.json` path is always JSON.';
+  ' A browser (Accept preferring text/html) or `format=api` gets the same answer, with the same status, as an HTML page instead; ' +
+  'a `.json` path or `format=json` always gets JSON.';
 
 interface Examples {
   [name: string]: { summary: string; value: unknown };
 }
 
-/** A response with a JSON body (and its HTML page for browsers). */
+/**
+ * A response with a JSON body. Its HTML page for browsers is said in words (HTML_NOTE), not
+ * listed as a second media type: a client generated from the document then types the body as
+ * the JSON it asks for, which is what every client that is not a browser gets.
+ */
 function response(description: string, schema: Doc, examples: Examples, success: boolean): Doc {
   const json: Doc = { schema };
   if (Object.keys(examples).length > 0) json.examples = examples;
   return {
     description: description + HTML_NOTE,
     headers: headerRefs(success ? ['ETag', ...COMMON_HEADERS] : COMMON_HEADERS),
-    content: { 'application/json': json, 'text/html': { schema: { type: 'string' } } },
+    content: { 'application/json': json },
   };
 }
 
@@ -330,6 +371,16 @@ function responses(examples: Record<string, Examples>): Doc {
     TopicList: ok('TopicList', 'A page of topics.'),
     Topic: ok('Topic', 'A topic.'),
     OpenAPI: response('This document.', schemaRef('OpenAPI'), {}, true),
+    DownloadList: ok('DownloadList', 'The files of the whole data.'),
+    DownloadFile: {
+      description: 'The file, as it is: gzip’ed NDJSON or a SQLite 3 database (the list gives which).',
+      content: Object.fromEntries(
+        [...new Set(DOWNLOAD_TYPES.values())].map((type) => [
+          type,
+          { schema: { type: 'string', contentMediaType: type } },
+        ]),
+      ),
+    },
     AtomFeed: {
       description:
         'An Atom feed (RFC 4287) of the latest 50 entries by date, newest first: each links its page (alternate) and its record (related), with its text and footnotes as HTML. Never the HTML view.',
@@ -419,14 +470,6 @@ function responses(examples: Record<string, Examples>): Doc {
       },
       false,
     ),
-    MethodNotAllowed: response(
-      'The API is read-only: GET, HEAD and OPTIONS only.',
-      errorOf(405),
-      {
-        post: errorExample('POST', methodNotAllowed('POST')),
-      },
-      false,
-    ),
     Unavailable: response(
       'The server cannot answer from the built site (it is missing, damaged or incomplete): not cached.',
       errorOf(503),
@@ -443,6 +486,23 @@ function parameters(model: Model): Doc {
     id: model.topics[0]?.id ?? 1,
   };
   return {
+    format: {
+      name: 'format',
+      in: 'query',
+      required: false,
+      description:
+        'The representation, as Django REST Framework’s format override: `json` (JSON whatever the Accept header) or `api` (the browsable HTML page). Empty or absent: by Accept. Anything else: 404 Not found.',
+      schema: { type: 'string', enum: ['', 'json', 'api'] },
+      example: 'json',
+    },
+    name: {
+      name: 'name',
+      in: 'path',
+      required: true,
+      description: `The name of a file of the whole data, as /api/v1/downloads lists it: ${[...DOWNLOAD_TYPES.keys()].map((n) => `\`${n}\``).join(', ')}. Any other: 404 Not found.`,
+      schema: { type: 'string', pattern: '^[-a-z0-9.]+$' },
+      example: 'diary.sqlite',
+    },
     page: {
       name: 'page',
       in: 'query',
@@ -565,28 +625,32 @@ interface PathSpec {
   tag: string;
   operationId: string;
   summary: string;
+  description: string;
   /** Component parameters: the path's own, then the query's. */
   pathParams: string[];
   queryParams: string[];
   ok: string;
-  errors: string[];
+  /** BadRequest where a parameter can be malformed (NotFound is every operation's). */
+  badRequest: boolean;
 }
 
-const REFUSED = ['post', 'put', 'patch', 'delete'];
-
 function pathItem(spec: PathSpec): Doc {
+  // `format` is every operation's: `json` and `api` choose the representation, anything else is a 404.
+  const parameters = ['format', ...spec.queryParams].map((p) => ref('parameters', p));
   const get: Doc = {
     tags: [spec.tag],
     operationId: spec.operationId,
     summary: spec.summary,
+    description: spec.description,
+    parameters,
     responses: {
       200: ref('responses', spec.ok),
       304: ref('responses', 'NotModified'),
-      ...Object.fromEntries(spec.errors.map((e) => [e === 'BadRequest' ? 400 : 404, ref('responses', e)])),
+      ...(spec.badRequest ? { 400: ref('responses', 'BadRequest') } : {}),
+      404: ref('responses', 'NotFound'),
       503: ref('responses', 'Unavailable'),
     },
   };
-  if (spec.queryParams.length > 0) get.parameters = spec.queryParams.map((p) => ref('parameters', p));
   const item: Doc = {};
   if (spec.pathParams.length > 0) item.parameters = spec.pathParams.map((p) => ref('parameters', p));
   item.get = get;
@@ -594,32 +658,56 @@ function pathItem(spec: PathSpec): Doc {
     ...get,
     operationId: `${spec.operationId}Head`,
     summary: `${spec.summary}: the headers of GET, no body`,
+    description: `The headers GET would answer, without its body. ${spec.description}`,
   };
   item.options = {
     tags: [spec.tag],
-    summary: 'The methods of this path; the answer to CORS preflights',
-    responses: { 200: ref('responses', 'Options'), 503: ref('responses', 'Unavailable') },
+    operationId: `${spec.operationId}Options`,
+    summary: `${spec.summary}: what it is and takes`,
+    description:
+      "This path's metadata as JSON (Django REST Framework's OPTIONS answer): its name, description, media types and query parameters. Also the answer to a CORS preflight.",
+    parameters: [ref('parameters', 'format')],
+    responses: {
+      200: ref('responses', 'Options'),
+      404: ref('responses', 'NotFound'),
+      503: ref('responses', 'Unavailable'),
+    },
   };
-  for (const method of REFUSED) {
-    item[method] = {
-      tags: [spec.tag],
-      summary: 'Refused: the API is read-only',
-      responses: { 405: ref('responses', 'MethodNotAllowed'), 503: ref('responses', 'Unavailable') },
-    };
-  }
   return item;
+}
+
+/** A whole-data file: GET and HEAD only (the CDNs serve these files themselves). */
+function downloadItem(): Doc {
+  const get: Doc = {
+    tags: ['downloads'],
+    operationId: 'getDownload',
+    summary: 'A file of the whole data',
+    description:
+      'The file as it is, with the media type, size and SHA-256 the list gives (no content coding). On a CDN it is a static file: its ETag and caching headers are the CDN’s.',
+    responses: {
+      200: ref('responses', 'DownloadFile'),
+      304: { description: 'The copy named by If-None-Match is still current: no body.' },
+      404: ref('responses', 'NotFound'),
+      503: ref('responses', 'Unavailable'),
+    },
+  };
+  return {
+    parameters: [ref('parameters', 'name')],
+    get,
+    head: { ...get, operationId: 'getDownloadHead', summary: 'A file of the whole data: its headers, no body' },
+  };
 }
 
 function paths(): Doc {
   const out: Doc = {};
   const add = (spec: PathSpec, spellings: string[]) => {
     spellings.forEach((path, i) => {
-      const suffix = i === 0 ? '' : path.endsWith('.json') ? 'Json' : 'Slash';
+      const suffix = i === 0 ? '' : 'Json';
       out[path] = pathItem({
         ...spec,
         path,
         operationId: spec.operationId + suffix,
-        summary: spec.summary + (suffix === '' ? '' : ` (${path.slice(spec.path.length) || 'no suffix'} spelling)`),
+        summary: spec.summary + (suffix === '' ? '' : ' (.json spelling)'),
       });
     });
   };
@@ -630,18 +718,26 @@ function paths(): Doc {
       tag: 'root',
       operationId: 'getRoot',
       summary: 'The root',
+      description: `Where the three lists are (also at \`${v1}/\`, with a slash).`,
       pathParams: [],
       queryParams: [],
       ok: 'Root',
-      errors: [],
+      badRequest: false,
     },
-    [v1, `${v1}/`, `${v1}.json`],
+    [v1, `${v1}.json`],
   );
   const collections: Array<[Collection, string, string, string, string]> = [
     ['entries', 'Entries', 'Entry', 'date', 'an entry'],
     ['categories', 'Categories', 'Category', 'slug', 'a category'],
     ['topics', 'Topics', 'Topic', 'id', 'a topic'],
   ];
+  const listDescriptions: Record<Collection, string> = {
+    entries:
+      'The entries by date, 50 a page; cut by dates (`start`, `end`), by a topic they mention (`topic`), by the day of the year (`day`), and searched (`search`, `ordering`).',
+    categories: 'The categories by slug, 50 a page.',
+    topics:
+      'The topics by id, 50 a page; cut by kind (`kind`) and by category (`category`), and searched (`search`, `ordering`).',
+  };
   for (const [c, plural, singular, key, a] of collections) {
     const base = `${v1}/${c}`;
     const query =
@@ -650,17 +746,17 @@ function paths(): Doc {
         : c === 'topics'
           ? ['page', 'kind', 'category', 'search', 'ordering']
           : ['page'];
-    const listErrors = c === 'categories' ? ['NotFound'] : ['BadRequest', 'NotFound'];
     add(
       {
         path: base,
         tag: c,
         operationId: `list${plural}`,
         summary: `A page of ${c}`,
+        description: listDescriptions[c],
         pathParams: [],
         queryParams: query,
         ok: `${singular}List`,
-        errors: listErrors,
+        badRequest: c !== 'categories',
       },
       [base, `${base}.json`],
     );
@@ -671,10 +767,11 @@ function paths(): Doc {
         tag: c,
         operationId: `get${singular}`,
         summary: `${a.charAt(0).toUpperCase()}${a.slice(1)} by its ${key}`,
+        description: `The whole record of ${a}, with links to the records it relates to.`,
         pathParams: [key],
         queryParams: [],
         ok: singular,
-        errors: ['NotFound'],
+        badRequest: false,
       },
       [detail, `${detail}.json`],
     );
@@ -690,14 +787,32 @@ function paths(): Doc {
         tag: 'feeds',
         operationId: `get${ok}`,
         summary: `The latest entries as an ${title} feed`,
+        description: `The latest 50 entries by date, newest first, for feed readers (${title}).`,
         pathParams: [],
         queryParams: [],
         ok,
-        errors: [],
+        badRequest: false,
       },
       [feed],
     );
   }
+  const downloads = `${v1}/downloads`;
+  add(
+    {
+      path: downloads,
+      tag: 'downloads',
+      operationId: 'listDownloads',
+      summary: 'The files of the whole data',
+      description:
+        'Everything at once: each collection as gzip’ed NDJSON (a detail a line) and one SQLite database, each with its URL, size and SHA-256.',
+      pathParams: [],
+      queryParams: [],
+      ok: 'DownloadList',
+      badRequest: false,
+    },
+    [downloads, `${downloads}.json`],
+  );
+  out[`${downloads}/{name}`] = downloadItem();
   const schema = `${v1}/schema`;
   add(
     {
@@ -705,10 +820,11 @@ function paths(): Doc {
       tag: 'schema',
       operationId: 'getSchema',
       summary: 'This OpenAPI document',
+      description: 'The OpenAPI 3.1 document of this API, as this build wrote it.',
       pathParams: [],
       queryParams: [],
       ok: 'OpenAPI',
-      errors: [],
+      badRequest: false,
     },
     [schema, `${schema}.json`],
   );
@@ -763,16 +879,23 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, re
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Pepys diary API',
+      title: `${config.title}: API`,
+      // Whoever publishes the diary, at its human-readable site.
+      contact: { name: config.title, url: `${o.siteOrigin}/` },
       version: '1',
-      summary: 'The diary of Samuel Pepys (1660–1669) and its encyclopedia, read-only, as JSON.',
+      summary: `${config.title}, one entry a day, and its encyclopedia: read-only, as JSON.`,
       description:
         'Every answer is UTF-8 JSON, pretty-printed. Lists are paginated (' +
         `${config.pageSize} records a page, ` +
         '`page`, links to the next and previous pages); entries can be filtered by date (`start`, `end`, inclusive). ' +
         'Every successful answer has an ETag (send If-None-Match to get 304); any page on any origin may read the API (CORS). ' +
-        'Every path also answers with a `.json` suffix, and a browser (Accept preferring text/html) gets a browsable HTML page.',
+        'Every path also answers with a `.json` suffix. A browser (Accept preferring text/html), or `format=api`, gets each answer as a browsable HTML page ' +
+        '(`text/html; charset=utf-8`, the same status); this document describes the JSON only, so that generated clients are typed by it. ' +
+        'The API is read-only: any method but GET, HEAD and OPTIONS (POST, PUT, PATCH, DELETE, …) gets 405 Method Not Allowed with the error body and `Allow: GET, HEAD, OPTIONS`. ' +
+        'No authentication: anyone may read everything.',
     },
+    // No authentication anywhere (OpenAPI: an empty list of requirements).
+    security: [],
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: config.apiOrigin, description: 'This site' }],
     externalDocs: { url: `${o.siteOrigin}/`, description: 'The human-readable site each webURL points at' },
@@ -782,6 +905,7 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, re
       { name: 'categories', description: 'The tree of categories of the encyclopedia' },
       { name: 'topics', description: 'People, places and everything else the diary mentions' },
       { name: 'feeds', description: 'The latest entries, for feed readers' },
+      { name: 'downloads', description: 'The whole data at once: NDJSON and SQLite' },
       { name: 'schema', description: 'This document' },
     ],
     paths: paths(),

@@ -29,6 +29,7 @@ import {
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
+import { downloadFiles, staticHeadersFile } from './downloads.ts';
 import { feedFiles } from './feeds.ts';
 import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
@@ -37,7 +38,19 @@ import { searchIndexFiles } from './search-index.ts';
 export interface OutputFile {
   /** Relative to the output directory, `/`-separated. */
   path: string;
+  /** Text (written as UTF-8), or bytes for the few binary files (the downloads). */
+  body: string | Uint8Array;
+}
+
+/** A file of text: every file but the downloads. */
+export interface TextFile extends OutputFile {
   body: string;
+}
+
+/** Do two bodies hold the same bytes? (Text and bytes never compare equal: no path changes kind.) */
+export function sameBody(a: OutputFile['body'] | undefined, b: OutputFile['body']): boolean {
+  if (typeof a === 'string' || typeof b === 'string' || a === undefined) return a === b;
+  return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
 /**
@@ -60,7 +73,7 @@ export function originsOf(model: Pick<Model, 'config'>): Origins {
 }
 
 /** An entry's detail file: a function of the entry and the origins alone. */
-export function entryDetailFile(o: Origins, e: Entry): OutputFile {
+export function entryDetailFile(o: Origins, e: Entry): TextFile {
   return { path: detailFile('entries', e.date), body: pretty(entryDetail(o, e)) };
 }
 
@@ -68,7 +81,7 @@ export function entryDetailFile(o: Origins, e: Entry): OutputFile {
  * A topic's detail file: a function of the topic, the dates of the entries that mention it and
  * the origins alone (topicDetail reads nothing else of the model).
  */
-export function topicDetailFile(o: Origins, t: Topic, topicEntries: ReadonlyMap<number, IsoDate[]>): OutputFile {
+export function topicDetailFile(o: Origins, t: Topic, topicEntries: ReadonlyMap<number, IsoDate[]>): TextFile {
   const model = { topicEntries } as Model;
   return { path: detailFile('topics', String(t.id)), body: pretty(topicDetail(o, model, t)) };
 }
@@ -91,7 +104,7 @@ export function pageOf(
   slice: ListSlice,
   dir: string,
   page: number,
-): OutputFile {
+): TextFile {
   const plan = pagePlan(slice, pageSize, page);
   return { path: pageFile(dir, page), body: renderPage(listURL, (i) => fragments[i] as string, pageSize, plan) };
 }
@@ -207,6 +220,10 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   yield* feedFiles(model);
   yield openApiFile(model, fragments, memo);
   yield* searchIndexFiles(model);
+  const downloads = downloadFiles(model);
+  yield* downloads.files;
+  yield downloads.list;
+  yield staticHeadersFile();
 }
 
 /**

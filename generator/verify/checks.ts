@@ -4,6 +4,7 @@
 // is a Check; its expected answer is the core handler's answer to the same request.
 
 import { daysInMonth, pad2 } from '../core/dates.ts';
+import { DOWNLOAD_TYPES } from '../core/files.ts';
 import { entrySlice, type ListSlice, pageCount, wholeList } from '../core/lists.ts';
 import { type LinkFilters, pageURL } from '../core/pagination.ts';
 import { PERIOD_START } from '../core/period.ts';
@@ -21,6 +22,7 @@ type Section =
   | 'spellings'
   | 'ranges'
   | 'filters'
+  | 'downloads'
   | 'searches'
   | 'errors'
   | 'methods'
@@ -42,6 +44,11 @@ export interface Check {
   revalidate?: Revalidate;
   /** What is special about the request, for a report ("CORS preflight"); empty for a plain GET. */
   note: string;
+  /**
+   * A file the CDNs serve themselves (a download): its status, bytes and Content-Type are
+   * compared, not its other headers (its ETag and caching are the CDN's).
+   */
+  staticFile?: boolean;
 }
 
 const JSON_ACCEPT = 'application/json';
@@ -56,6 +63,11 @@ export interface PlanOptions {
   seed: number;
   /** Whether the build has the OpenAPI document. */
   hasSchema: boolean;
+  /**
+   * Whether to ask for the downloads: only when the build is for the mirror's own origin (their
+   * bytes hold it, gzip'ed or in a database: no mapping of origins can reach it).
+   */
+  downloads?: boolean;
 }
 
 const API = '/api/v1';
@@ -305,6 +317,12 @@ export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
   if (options.hasSchema) checks.push(get('schema', `${API}/schema`), get('schema', `${API}/schema.json`));
   // The feeds (render/feeds.ts): files of their own media types.
   checks.push(get('lists', `${API}/feeds/atom`), get('lists', `${API}/feeds/json`));
+  // The downloads (render/downloads.ts): their list, and each file, byte for byte.
+  if (options.downloads !== false) {
+    checks.push(get('downloads', `${API}/downloads`));
+    for (const name of DOWNLOAD_TYPES.keys())
+      checks.push({ ...get('downloads', `${API}/downloads/${name}`, 'a static file on the CDNs'), staticFile: true });
+  }
 
   const pages = listPages(site);
   for (const t of pages) checks.push(get('lists', t));

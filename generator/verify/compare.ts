@@ -202,6 +202,20 @@ export function compareAnswer(
   const bodyChecked = expected.sendBody && check.compareBody;
   const body = bodyChecked ? bodyDifference(check, expected.body, got.body) : null;
   if (body !== null) differences.push(body);
+  if (check.staticFile === true) {
+    const e = header(expected.headers, 'Content-Type');
+    const g = header(got.headers, 'Content-Type');
+    if (e !== g)
+      differences.push({
+        kind: 'header',
+        check,
+        header: 'Content-Type',
+        expected: quoted(e),
+        got: quoted(g),
+        detail: [],
+      });
+    return differences;
+  }
   for (const [name, rule] of RULES) {
     const e = header(expected.headers, name);
     if (e === undefined) continue;

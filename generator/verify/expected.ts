@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigOverrides } from '../content/config.ts';
 import { ContentError } from '../content/problems.ts';
-import { SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
+import { DOWNLOAD_TYPES, downloadFile, SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import type { ReadFile } from '../core/handler.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
@@ -28,6 +28,7 @@ export interface ExpectedSite {
 }
 
 const encoder = new TextEncoder();
+const DOWNLOAD_FILES: ReadonlySet<string> = new Set([...DOWNLOAD_TYPES.keys()].map(downloadFile));
 const decoder = new TextDecoder();
 
 const ALNUM = /[A-Za-z0-9]/;
@@ -108,7 +109,9 @@ export function expectedFromBuilt(
   const map = originMapper(builtOrigin, apiOrigin);
   const read: ReadFile = async (file) => {
     try {
-      return map(await readFile(join(dir, file)));
+      const bytes = await readFile(join(dir, file));
+      // A download's bytes are compared as they are (never mapped: see checks.ts).
+      return DOWNLOAD_FILES.has(file) ? bytes : map(bytes);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;

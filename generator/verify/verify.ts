@@ -123,7 +123,8 @@ export async function verifyMirror(options: VerifyOptions): Promise<Result<Verif
   const sample = options.sample ?? DEFAULT_SAMPLE;
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const checks = planChecks(site.index, { sample, seed, hasSchema: site.hasSchema });
+  const sameOrigin = site.builtOrigin === site.index.apiOrigin;
+  const checks = planChecks(site.index, { sample, seed, hasSchema: site.hasSchema, downloads: sameOrigin });
   const client = mirrorClient(mirror, { concurrency, timeoutMs });
   const tolerated = noTolerance();
   const results: Difference[][] = new Array(checks.length);
@@ -207,6 +208,10 @@ export async function verifyMirror(options: VerifyOptions): Promise<Result<Verif
 
   const notChecked: string[] = [];
   if (!site.hasSchema) notChecked.push('/api/v1/schema: the local build has no OpenAPI document');
+  if (!sameOrigin)
+    notChecked.push(
+      `/api/v1/downloads: the local build is for ${site.builtOrigin}, and its files hold that origin (build for the mirror's, or give --content)`,
+    );
   return ok({
     mirror,
     apiOrigin: site.index.apiOrigin,

@@ -33,7 +33,7 @@ import { discard } from '../output/trash.ts';
 import { prepareOutput, writeFiles } from '../output/writer.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 import { RenderMemo } from '../render/render-memo.ts';
-import { type Fragments, type OutputFile, renderSite } from '../render/render-site.ts';
+import { type Fragments, type OutputFile, renderSite, sameBody } from '../render/render-site.ts';
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 const GRACE_MS = 1000;
@@ -79,13 +79,13 @@ export interface RebuildReport {
   timings: { load: number; validate: number; render: number; write: number; total: number };
 }
 
-type Tree = Map<string, string>;
+type Tree = Map<string, OutputFile['body']>;
 
 /**
  * Writes one file so that no reader ever opens it half-written: a temporary file, then rename.
  * On a failure the temporary file is removed: the tree holds the old file or the new one.
  */
-function replaceFile(dir: string, path: string, body: string): void {
+function replaceFile(dir: string, path: string, body: OutputFile['body']): void {
   const target = join(dir, path);
   const temp = `${target}.${process.pid}.tmp`;
   try {
@@ -141,7 +141,7 @@ interface RenderBasis {
 }
 
 /** Calls `visit` with the path and body of every file of a site, each path once. */
-type Files = (visit: (path: string, body: string) => void) => void;
+type Files = (visit: (path: string, body: OutputFile['body']) => void) => void;
 
 const ofOutput =
   (files: readonly OutputFile[]): Files =>
@@ -158,7 +158,7 @@ const ofTree =
 function applySome(dir: string, tree: Tree, files: readonly OutputFile[]): string[] {
   const changed: string[] = [];
   for (const { path, body } of files) {
-    if (tree.get(path) === body) continue;
+    if (sameBody(tree.get(path), body)) continue;
     replaceFile(dir, path, body);
     tree.set(path, body);
     changed.push(path);
@@ -176,7 +176,7 @@ function applyFiles(dir: string, tree: Tree, files: Files): string[] {
   let count = 0;
   files((path, body) => {
     count++;
-    if (tree.get(path) !== body) {
+    if (!sameBody(tree.get(path), body)) {
       replaceFile(dir, path, body);
       tree.set(path, body);
       changed.push(path);

@@ -96,7 +96,10 @@ export function openApiChecker(document: unknown): OpenApiChecker {
   });
 
   const template = (url: string): string | null => {
-    const path = new URL(url).pathname;
+    // The root also answers with a slash, as its description says (a path ending in a slash is
+    // not one linters let a document name).
+    const pathname = new URL(url).pathname;
+    const path = pathname === '/api/v1/' ? '/api/v1' : pathname;
     let best: Template | null = null;
     for (const t of templates) {
       const m = t.regex.exec(path);
@@ -113,6 +116,9 @@ export function openApiChecker(document: unknown): OpenApiChecker {
   // What the document says of a 404 (an unknown path is one too).
   const notFound = resolve(doc, asDoc(asDoc(doc.components).responses).NotFound);
   const errorSchema = compile(asDoc(asDoc(asDoc(notFound.content)['application/json']).schema));
+  const refusedSchema = compile({
+    allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { status_code: { const: 405 } } }],
+  });
   const seen = new Map<string, number>();
 
   const check = (method: string, url: string, status: number, headers: Headers, body: string): string[] => {
@@ -133,7 +139,17 @@ export function openApiChecker(document: unknown): OpenApiChecker {
       return problems;
     }
     const operation = asDoc(asDoc(paths[path])[method.toLowerCase()]);
-    if (Object.keys(operation).length === 0) return [`${at}: the document has no ${method} on ${path}`];
+    if (Object.keys(operation).length === 0) {
+      // A method the document does not offer: refused, as its description says, with 405 and
+      // the error body (the refused methods are not operations, so that clients offer none).
+      if (status !== 405 || !/\b405 Method Not Allowed\b/.test(String(asDoc(doc.info).description)))
+        return [`${at}: the document has no ${method} on ${path}`];
+      if (headers.get('allow') !== 'GET, HEAD, OPTIONS') problems.push(`${at}: Allow is not GET, HEAD, OPTIONS`);
+      const json = (headers.get('content-type') ?? '').startsWith('application/json');
+      if (method !== 'HEAD' && json && !refusedSchema(JSON.parse(body)))
+        problems.push(`${at}: error body: ${describeErrors(refusedSchema)}`);
+      return problems;
+    }
     const response = resolve(doc, asDoc(operation.responses)[String(status)]);
     if (Object.keys(response).length === 0)
       return [`${at}: the document gives ${method} ${path} no ${status} response`];
@@ -154,6 +170,8 @@ export function openApiChecker(document: unknown): OpenApiChecker {
       if (body !== '') problems.push(`${at}: a body where none is sent`);
       return problems;
     }
+    // The HTML page of a JSON answer (for browsers, or format=api) is described in words only.
+    if (type === 'text/html' && content['application/json'] !== undefined) return problems;
     const media = asDoc(content[type]);
     if (Object.keys(media).length === 0)
       return [...problems, `${at}: the document gives no ${type} body for this response`];

@@ -3,7 +3,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Every file under `dir`: relative `/`-separated path → text, in sorted order. */
+/**
+ * A file's body as a string to compare: text as it is, the bytes of a binary file (the downloads:
+ * gzip, SQLite) in base64, so that no difference is lost to UTF-8 decoding.
+ */
+export function comparable(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : `base64:${Buffer.from(body).toString('base64')}`;
+}
+
+const BINARY = /\.(gz|sqlite)$/;
+
+/** Every file under `dir`: relative `/`-separated path → text (see comparable), in sorted order. */
 export function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string) => {
@@ -11,6 +21,7 @@ export function readTree(dir: string): Map<string, string> {
     for (const d of items) {
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) walk(path);
+      else if (BINARY.test(path)) out.set(path, comparable(readFileSync(join(dir, path))));
       else out.set(path, readFileSync(join(dir, path), 'utf8'));
     }
   };

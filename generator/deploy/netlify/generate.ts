@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SITE_INDEX_FILE } from '../../core/files.ts';
+import { DOWNLOAD_PATHS, SITE_INDEX_FILE } from '../../core/files.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
 import { parseSiteIndex } from '../../core/site-index.ts';
 
@@ -35,6 +35,8 @@ export const ADAPTER_FILE = 'generator/deploy/netlify/edge.ts';
  */
 export const FUNCTION_CONFIG = {
   path: ['/api', '/api/*'],
+  // The downloads are static files the CDN serves itself (core/files.ts).
+  excludedPath: DOWNLOAD_PATHS,
   cache: 'manual',
   name: 'Pepys static API',
   generator: 'pepys-static-api (npm run build -- --target netlify)',

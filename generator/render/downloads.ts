@@ -1,0 +1,217 @@
+// The whole data as files, for whoever wants everything at once (as Datasette hands out its
+// database): each collection as gzip'ed NDJSON (one record's detail a line, in the list's order)
+// and one SQLite database of everything, with full-text search. Listed, with size and SHA-256, at
+// /api/v1/downloads; served as they are, never re-encoded (core/answer.ts).
+//
+// The database is written by sql.js, SQLite compiled to WebAssembly: no native build on any
+// Node, and the same engine (pinned by the lock file) on every machine, so the same content gives
+// the same bytes. Its build has FTS3/4, not FTS5: the text is indexed with FTS4's porter tokenizer.
+
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import initSqlJs, { type Database } from 'sql.js';
+import { DOWNLOAD_PATHS, DOWNLOAD_TYPES, DOWNLOADS_FILE, downloadFile, STATIC_HEADERS_FILE } from '../core/files.ts';
+import { API_HEADERS } from '../core/headers.ts';
+import { pretty } from '../core/json.ts';
+import type { Model } from '../core/model.ts';
+import { categoryDetail, entryDetail, type Origins, topicDetail } from '../core/records.ts';
+import { entryFields, topicFields } from '../core/search/documents.ts';
+import type { Download, DownloadList } from '../core/types.ts';
+import { categoryApiURL, categoryWebURL, entryApiURL, entryWebURL, topicApiURL, topicWebURL } from '../core/urls.ts';
+
+const SQL = await initSqlJs();
+
+/** A file of the site whose body is bytes rather than text. */
+export interface BinaryFile {
+  path: string;
+  body: Uint8Array;
+}
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'entries.ndjson.gz': "Every entry's detail, one JSON object a line, by date; gzip'ed.",
+  'categories.ndjson.gz': "Every category's detail, one JSON object a line, by slug; gzip'ed.",
+  'topics.ndjson.gz': "Every topic's detail, one JSON object a line, by id; gzip'ed.",
+  'diary.sqlite':
+    'A SQLite 3 database of everything: tables entries, categories, topics, entry_topics and topic_categories, full-text tables entries_fts and topics_fts (FTS4, porter).',
+};
+
+function ndjson(records: Iterable<unknown>): Uint8Array {
+  let text = '';
+  for (const r of records) text += `${JSON.stringify(r)}\n`;
+  // Level 9, no name, mtime 0: the same records give the same bytes.
+  return gzipSync(text, { level: 9 });
+}
+
+/** The schema: the columns are the fields of each detail; its lists of links become tables. */
+const SCHEMA = `
+CREATE TABLE entries (
+  date TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, entryHTML TEXT NOT NULL, footnotesHTML TEXT NOT NULL,
+  annotationCount INTEGER NOT NULL, lastAnnotationTime TEXT, lastModifiedTime TEXT NOT NULL,
+  apiURL TEXT NOT NULL, webURL TEXT NOT NULL);
+CREATE TABLE categories (
+  slug TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, topicCount INTEGER NOT NULL, depth INTEGER NOT NULL,
+  parent TEXT REFERENCES categories (slug), apiURL TEXT NOT NULL, webURL TEXT NOT NULL);
+CREATE TABLE topics (
+  id INTEGER PRIMARY KEY NOT NULL, title TEXT NOT NULL, orderTitle TEXT NOT NULL, wheatleyHTML TEXT NOT NULL,
+  tooltipText TEXT NOT NULL, wikipediaURL TEXT, thumbnailURL TEXT, annotationCount INTEGER NOT NULL,
+  lastAnnotationTime TEXT, kind TEXT NOT NULL, latitude REAL, longitude REAL, zoom REAL, shape TEXT NOT NULL,
+  lastModifiedTime TEXT NOT NULL, apiURL TEXT NOT NULL, webURL TEXT NOT NULL);
+CREATE TABLE entry_topics (
+  entry TEXT NOT NULL REFERENCES entries (date), topic INTEGER NOT NULL REFERENCES topics (id),
+  PRIMARY KEY (entry, topic)) WITHOUT ROWID;
+CREATE INDEX entry_topics_by_topic ON entry_topics (topic, entry);
+CREATE TABLE topic_categories (
+  topic INTEGER NOT NULL REFERENCES topics (id), category TEXT NOT NULL REFERENCES categories (slug),
+  PRIMARY KEY (topic, category)) WITHOUT ROWID;
+CREATE INDEX topic_categories_by_category ON topic_categories (category, topic);
+-- Text content (tags stripped, entities decoded), as the API's search reads it; docid is the
+-- rowid of the record (entries.rowid, topics.id).
+CREATE VIRTUAL TABLE entries_fts USING fts4 (content="", title, text, notes, tokenize=porter);
+CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, tokenize=porter);
+`;
+
+function insertAll(db: Database, sql: string, rows: Iterable<ReadonlyArray<string | number | null>>): void {
+  const statement = db.prepare(sql);
+  try {
+    for (const row of rows) statement.run(row as (string | number | null)[]);
+  } finally {
+    statement.free();
+  }
+}
+
+function database(model: Model, o: Origins): Uint8Array {
+  const db = new SQL.Database();
+  try {
+    db.run('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;');
+    db.run(SCHEMA);
+    db.run('BEGIN');
+    insertAll(
+      db,
+      'INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      model.entries.map((e) => [
+        e.date,
+        e.title,
+        e.entryHTML,
+        e.footnotesHTML,
+        e.annotationCount,
+        e.lastAnnotationTime,
+        e.lastModifiedTime,
+        entryApiURL(o.apiOrigin, e.date),
+        entryWebURL(o.siteOrigin, e.date),
+      ]),
+    );
+    insertAll(
+      db,
+      'INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
+      model.entries.map((e, i) => [i + 1, ...entryFields(e)]),
+    );
+    insertAll(
+      db,
+      'INSERT INTO categories VALUES (?, ?, ?, ?, ?, ?, ?)',
+      model.categories.map((c) => {
+        const ancestors = model.categoryAncestors.get(c.slug) ?? [];
+        return [
+          c.slug,
+          c.title,
+          (model.categoryTopics.get(c.slug) ?? []).length,
+          ancestors.length + 1,
+          c.parent,
+          categoryApiURL(o.apiOrigin, c.slug),
+          categoryWebURL(o.siteOrigin, ancestors, c.slug),
+        ];
+      }),
+    );
+    insertAll(
+      db,
+      'INSERT INTO topics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      model.topics.map((t) => [
+        t.id,
+        t.title,
+        t.orderTitle,
+        t.wheatleyHTML,
+        t.tooltipText,
+        t.wikipediaURL,
+        t.thumbnailURL,
+        t.annotationCount,
+        t.lastAnnotationTime,
+        t.kind,
+        t.latitude,
+        t.longitude,
+        t.zoom,
+        t.shape,
+        t.lastModifiedTime,
+        topicApiURL(o.apiOrigin, t.id),
+        topicWebURL(o.siteOrigin, t.id),
+      ]),
+    );
+    insertAll(
+      db,
+      'INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
+      model.topics.map((t) => [t.id, ...topicFields(t)]),
+    );
+    insertAll(
+      db,
+      'INSERT INTO entry_topics VALUES (?, ?)',
+      model.entries.flatMap((e) => e.topicIds.map((id) => [e.date, id])),
+    );
+    insertAll(
+      db,
+      'INSERT INTO topic_categories VALUES (?, ?)',
+      model.topics.flatMap((t) => t.categorySlugs.map((s) => [t.id, s])),
+    );
+    db.run('COMMIT');
+    // Each full-text index as one b-tree segment: smaller, and faster to search.
+    db.run("INSERT INTO entries_fts (entries_fts) VALUES ('optimize')");
+    db.run("INSERT INTO topics_fts (topics_fts) VALUES ('optimize')");
+    db.run('VACUUM');
+    return db.export();
+  } finally {
+    db.close();
+  }
+}
+
+/** The whole-data files, by name, in the order the list gives them. */
+function downloadBodies(model: Model): Map<string, Uint8Array> {
+  const o: Origins = { apiOrigin: model.config.apiOrigin, siteOrigin: model.config.siteOrigin };
+  return new Map([
+    ['entries.ndjson.gz', ndjson(model.entries.map((e) => entryDetail(o, e)))],
+    ['categories.ndjson.gz', ndjson(model.categories.map((c) => categoryDetail(o, model, c)))],
+    ['topics.ndjson.gz', ndjson(model.topics.map((t) => topicDetail(o, model, t)))],
+    ['diary.sqlite', database(model, o)],
+  ]);
+}
+
+/**
+ * The headers Netlify and Cloudflare add to the downloads, which they serve as static files (the
+ * `_headers` file both read from the published directory): the media type the list names, and the
+ * API's CORS and nosniff headers, so that a page on any origin may fetch them as it fetches the API.
+ */
+export function staticHeadersFile(): { path: string; body: string } {
+  let body = '# Written by the build (render/downloads.ts): the headers of the files the CDN serves itself.\n';
+  for (const path of DOWNLOAD_PATHS) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    body += `${path}\n`;
+    body += `  Content-Type: ${DOWNLOAD_TYPES.get(name)}\n`;
+    for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'X-Content-Type-Options'] as const)
+      body += `  ${h}: ${API_HEADERS[h]}\n`;
+  }
+  return { path: STATIC_HEADERS_FILE, body };
+}
+
+/** The whole-data files and their list. */
+export function downloadFiles(model: Model): { files: BinaryFile[]; list: { path: string; body: string } } {
+  const bodies = downloadBodies(model);
+  const downloads: Download[] = [...bodies].map(([name, body]) => ({
+    name,
+    description: DESCRIPTIONS[name] ?? '',
+    url: `${model.config.apiOrigin}/${downloadFile(name)}`,
+    mediaType: DOWNLOAD_TYPES.get(name) ?? 'application/octet-stream',
+    bytes: body.length,
+    sha256: createHash('sha256').update(body).digest('hex'),
+  }));
+  const list: DownloadList = { downloads };
+  return {
+    files: [...bodies].map(([name, body]) => ({ path: downloadFile(name), body })),
+    list: { path: DOWNLOADS_FILE, body: pretty(list) },
+  };
+}
