@@ -17,6 +17,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { fail } from '../generator/cli/exit.ts';
+import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from '../generator/cli/options.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { ADAPTER_FILE, FUNCTION_FILE, FUNCTIONS_DIR, INDEX_FILE } from '../generator/deploy/netlify/generate.ts';
 import { denoDir, emulatorInstalled, INSTALL } from '../tools/netlify/emulator.ts';
@@ -25,9 +27,20 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(REPO, 'tools', 'netlify', 'node_modules');
 const DIR = join(REPO, FUNCTIONS_DIR);
 
+parseCommand(
+  'npm run bench:edge-bundle',
+  `usage: npm run bench:edge-bundle
+
+The size of Netlify's edge function as the last \`npm run build -- --target netlify\` generated it,
+and the routes Netlify's build declares for it (docs/netlify.md). Needs npm run netlify:install.
+
+${STANDARD_HELP}
+`,
+  { options: { ...STANDARD_OPTIONS } },
+);
+
 function exit(message: string): never {
-  process.stderr.write(`error: ${message}\n`);
-  process.exit(2);
+  fail(message);
 }
 if (!emulatorInstalled()) exit(`needs the Netlify tools: ${INSTALL}`);
 let indexText: string;

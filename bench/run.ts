@@ -6,10 +6,11 @@
 //
 //   npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { dirname, join, resolve } from 'node:path';
+import { fail } from '../generator/cli/exit.ts';
+import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { type BuildRun, coldBuild, copyTree } from './cold.ts';
 import type { EditRun } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
@@ -20,8 +21,21 @@ import { type Figure, formatTable, judge } from './table.ts';
 import { prepareWorkload } from './workload.ts';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const { values } = parseArgs({
+const USAGE = `usage: npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
+
+Measures every figure of docs/performance.md side by side, on the whole diary (1x) and four
+times it (4x), and prints one table; the JSON goes to bench/results/ (or --json).
+
+  --runs <n>           rounds of each measurement (default: 5)
+  --quick              2 rounds, fewer repetitions: a smoke run, not figures to quote
+  --json <file>        where to write the JSON (default: bench/results/<time>.json)
+  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
+  --no-wait            do not wait for the file system to settle after the last run's clean-up
+${STANDARD_HELP}
+`;
+const { values } = parseCommand('npm run bench', USAGE, {
   options: {
+    ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '5' },
     quick: { type: 'boolean', default: false },
     json: { type: 'string' },
@@ -30,7 +44,8 @@ const { values } = parseArgs({
   },
 });
 const quick = values.quick === true;
-const runs = quick ? 2 : Math.max(1, Number(values.runs));
+const runs = quick ? 2 : wholeNumber('runs', values.runs as string);
+if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does not exist`);
 const growthRuns = quick ? 1 : Math.max(1, Math.ceil(runs / 2) + 1);
 const connections = 100;
 const work = join(repo, '.cache', 'bench');
@@ -354,12 +369,25 @@ const resultsDir = join(repo, 'bench', 'results');
 const jsonFile = values.json ?? join(resultsDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
 mkdirSync(dirname(jsonFile), { recursive: true });
 writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
-// Only the latest run's file is kept in bench/results/ (the repository keeps its history).
-if (values.json === undefined) {
-  for (const name of readdirSync(resultsDir))
-    if (name.endsWith('.json') && name !== basename(jsonFile)) rmSync(join(resultsDir, name));
-}
+// Earlier results (the committed one among them) are left alone: committing the new one, and
+// removing the old, is the person's choice.
 process.stdout.write(`\nwritten to ${jsonFile}\n`);
 log('cleaning up …');
 trash.empty();
 writeFileSync(cleanedAt, String(Date.now()));
+// What stays is the prepared workloads, reused by the next run while the corpus and the
+// importer are unchanged: say where and how big.
+log(
+  `kept for the next run: ${work} (${(treeBytes(work) / 1024 ** 3).toFixed(1)} GiB, the prepared workloads); rm -rf ${work} removes it`,
+);
+
+/** The bytes of every file under `dir`. */
+function treeBytes(dir: string): number {
+  let n = 0;
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, d.name);
+    if (d.isDirectory()) n += treeBytes(path);
+    else if (d.isFile()) n += statSync(path).size;
+  }
+  return n;
+}

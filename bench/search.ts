@@ -11,9 +11,10 @@
 //   index is about the build less that time);
 // - the counts of a few real queries.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { fail } from '../generator/cli/exit.ts';
+import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { readContent, validate } from '../generator/content/load.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle, type ReadFile } from '../generator/core/handler.ts';
@@ -25,13 +26,24 @@ import { median, Trash } from './measure.ts';
 import { prepareWorkload } from './workload.ts';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const { values } = parseArgs({
+const USAGE = `usage: npm run bench:search -- [--runs N] [--corpus DIR]
+
+Measures search on the whole diary: warm and cold answers, the index's size, the build's cost,
+peak memory, and the counts of real queries (docs/search.md).
+
+  --runs <n>           rounds of each measurement (default: 3)
+  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
+${STANDARD_HELP}
+`;
+const { values } = parseCommand('npm run bench:search', USAGE, {
   options: {
+    ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '3' },
     corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
   },
 });
-const runs = Math.max(1, Number(values.runs));
+const runs = wholeNumber('runs', values.runs as string);
+if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does not exist`);
 const work = join(repo, '.cache', 'bench');
 const trash = new Trash(join(work, 'trash'));
 const log = (m: string) => process.stderr.write(`${m}\n`);

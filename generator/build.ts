@@ -107,7 +107,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   let site = beginSite(options.outDir);
   try {
     const early = new EarlyDetails(site);
-    const state = await readContent(options.contentDir, { ...options, onParsed: early.onParsed });
+    const state = await readContent(options.contentDir, {
+      ...options,
+      onListed: (files) => progress.counted(`reading ${options.contentDir}`, files),
+      onParsed: (job, file, config) => {
+        progress.tick();
+        early.onParsed(job, file, config);
+      },
+    });
     const t1 = performance.now();
     const validated = validate(state);
     if (!validated.ok) throw new ContentError(validated.problems, options.contentDir);

@@ -14,6 +14,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { fail } from '../generator/cli/exit.ts';
+import { parseCommand, STANDARD_OPTIONS } from '../generator/cli/options.ts';
 import { prngOf } from '../generator/core/random.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -597,30 +599,34 @@ export function writeEncyclopediaFixture(contentDir: string, options: FixtureOpt
 // ---------------------------------------------------------------------------------------------
 // Command line.
 
-function main(argv: readonly string[]): number {
-  let contentDir: string | undefined;
+const USAGE = `usage: npm run fixture -- <content dir> [--scale N] [--seed S]
+
+Writes a synthetic encyclopedia (categories.yaml, topics/) into a content directory whose
+entries/ is already there, and the entries' topic mentions.
+
+  <content dir>        the content directory (its entries/ must exist)
+  --scale <n>          the encyclopedia's size relative to the reference site's (default: 1)
+  --seed <s>           seed of the random choices (default: fixed)
+  -h, --help           this help
+  --version            the version, and Node's
+`;
+
+function main(argv: string[]): number {
+  const { values, positionals } = parseCommand('npm run fixture', USAGE, {
+    args: argv,
+    allowPositionals: true,
+    options: { ...STANDARD_OPTIONS, scale: { type: 'string' }, seed: { type: 'string' } },
+  });
   const options: FixtureOptions = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--scale' || arg === '--seed') {
-      const value = argv[++i];
-      if (value === undefined) {
-        process.stderr.write(`${arg} needs a value\n`);
-        return 2;
-      }
-      if (arg === '--scale') options.scale = Number(value);
-      else options.seed = value;
-    } else if (arg.startsWith('-') || contentDir !== undefined) {
-      process.stderr.write('usage: npx tsx scripts/fixture-encyclopedia.ts <content dir> [--scale N] [--seed S]\n');
-      return 2;
-    } else {
-      contentDir = arg;
-    }
+  if (values.scale !== undefined) {
+    const scale = Number(values.scale);
+    if (!(scale > 0) || !Number.isFinite(scale)) fail(`--scale must be a positive number, not ${values.scale}`);
+    options.scale = scale;
   }
-  if (contentDir === undefined) {
-    process.stderr.write('usage: npx tsx scripts/fixture-encyclopedia.ts <content dir> [--scale N] [--seed S]\n');
-    return 2;
-  }
+  if (values.seed !== undefined) options.seed = values.seed;
+  const [contentDir, ...rest] = positionals;
+  if (contentDir === undefined) fail('missing <content dir> (npm run fixture -- --help)');
+  if (rest.length > 0) fail(`unexpected argument ${rest[0]} (npm run fixture -- --help)`);
   try {
     const started = performance.now();
     const s = writeEncyclopediaFixture(contentDir, options);

@@ -7,19 +7,19 @@ import { writeFileSync } from 'node:fs';
 import type { BuildReport } from '../build.ts';
 import { loadSiteConfig, placeholderOrigin } from '../content/config.ts';
 import { prepareOutput } from '../output/writer.ts';
+import { stderrColours as c } from './colour.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
-import { CONFIG_HELP, CONFIG_OPTIONS, configOverrides, fail, parseOrExit } from './options.ts';
+import {
+  CONFIG_HELP,
+  CONFIG_OPTIONS,
+  configOverrides,
+  fail,
+  parseCommand,
+  STANDARD_HELP,
+  STANDARD_OPTIONS,
+} from './options.ts';
 
-const { values } = parseOrExit({
-  options: {
-    ...CONFIG_OPTIONS,
-    watch: { type: 'boolean', default: false },
-    report: { type: 'string' },
-    target: { type: 'string' },
-  },
-});
-if (values.help) {
-  process.stdout.write(`usage: npm run build -- [options]
+const USAGE = `usage: npm run build -- [options]
 
 ${CONFIG_HELP}
   --watch                    stay running: rebuild what changed after every edit; the output
@@ -27,9 +27,18 @@ ${CONFIG_HELP}
   --report <file.json>       also write the build's figures (phase times, CPU, peak memory)
   --target netlify           also write Netlify's edge function, with this build's site index,
                              into .netlify/v1/edge-functions/ (docs/netlify.md)
-`);
-  process.exit(0);
-}
+${STANDARD_HELP}
+`;
+
+const { values } = parseCommand('npm run build', USAGE, {
+  options: {
+    ...CONFIG_OPTIONS,
+    ...STANDARD_OPTIONS,
+    watch: { type: 'boolean', default: false },
+    report: { type: 'string' },
+    target: { type: 'string' },
+  },
+});
 
 if (values.target !== undefined && values.target !== 'netlify') fail(`--target must be netlify, not ${values.target}`);
 if (values.target !== undefined && values.watch) fail('--target cannot be combined with --watch');
@@ -71,7 +80,7 @@ function warnOfPlaceholder(): void {
   if (values.target === 'netlify' && process.env.NETLIFY === 'true')
     fail(`refusing to deploy: ${message} (Netlify sets URL for its builds: is it missing?)`);
   // --quiet silences it, like the progress: the error above is never silenced.
-  if (values.quiet !== true) process.stderr.write(`warning: ${message}\n`);
+  if (values.quiet !== true) process.stderr.write(`${c.bold(c.yellow('warning:'))} ${message}\n`);
 }
 
 // Until the new output is in place, a failure leaves the old one as it was, and says so.

@@ -12,14 +12,20 @@
 import { writeSync } from 'node:fs';
 import { ContentError, printable } from '../content/problems.ts';
 import { RefusedError } from '../output/guard.ts';
+import { stderrColours as c } from './colour.ts';
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 /** Prints `error: <message>` and exits (status 2 by default: a usage error). */
 export function fail(message: string, status: number = EXIT_USAGE): never {
-  writeErrorSync(printable(`error: ${message}\n`));
+  writeErrorSync(coloured(printable(`error: ${message}\n`)));
   process.exit(status);
+}
+
+/** `error:` at the start of a message in red, on a terminal (colour.ts). */
+function coloured(text: string): string {
+  return text.startsWith('error:') ? `${c.bold(c.red('error:'))}${text.slice('error:'.length)}` : text;
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -148,7 +154,7 @@ export function exitWith(err: unknown, context: ReportContext = {}): never {
   const { text, status } = failureMessage(err, context);
   // On a terminal the progress line may be half-written: clear it rather than append to it.
   // Whatever the message quotes (a path, a key) is printed, never obeyed by the terminal.
-  const safe = printable(text);
+  const safe = coloured(printable(text));
   writeErrorSync(process.stderr.isTTY === true ? `\r\x1b[K${safe}` : safe);
   process.exit(status);
 }

@@ -1,5 +1,8 @@
-// Command-line options shared by the build and start commands.
+// Command-line options shared by the tools: the build's configuration flags, and how every
+// command reads its line (`-h`/`--help` and `--version` on all of them; a usage error is one line
+// and exit 2).
 
+import { readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ConfigOverrides } from '../content/config.ts';
 import { parseConvention, parseOrigin } from '../content/config.ts';
@@ -13,7 +16,6 @@ export const CONFIG_OPTIONS = {
   'page-size': { type: 'string' },
   'title-convention': { type: 'string' },
   quiet: { type: 'boolean', default: false },
-  help: { type: 'boolean', default: false },
 } as const;
 
 export const CONFIG_HELP = `  --content <dir>            content directory (default: content)
@@ -58,10 +60,58 @@ export function configOverrides(values: {
   return o;
 }
 
-export function parseOrExit<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+/** What `--version` prints: the package and the Node that runs it. */
+export function versionLine(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return `${pkg.name} ${pkg.version} (Node ${process.version})`;
+}
+
+/** The options every command has. */
+export const STANDARD_OPTIONS = {
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
+} as const;
+
+export const STANDARD_HELP = `  -h, --help                 this help
+  --version                  the version, and Node's`;
+
+/**
+ * Reads a command's line (its options include STANDARD_OPTIONS): `--help` prints `usage` and
+ * `--version` the version line, each then exits 0; anything it cannot read is one line naming it
+ * and how to get help, exit 2.
+ */
+export function parseCommand<T extends ParseArgsConfig>(
+  invocation: string,
+  usage: string,
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  let parsed: ReturnType<typeof parseArgs<T>>;
   try {
-    return parseArgs(config);
+    parsed = parseArgs(config);
   } catch (err) {
-    fail((err as Error).message);
+    fail(
+      `${((err as Error).message.split('\n')[0] ?? '').split('. ')[0]?.replace(/\.$/, '')} (${invocation} -- --help)`,
+    );
   }
+  const values = parsed.values as { help?: boolean; version?: boolean };
+  if (values.help === true) {
+    process.stdout.write(usage.endsWith('\n') ? usage : `${usage}\n`);
+    process.exit(0);
+  }
+  if (values.version === true) {
+    process.stdout.write(`${versionLine()}\n`);
+    process.exit(0);
+  }
+  return parsed;
+}
+
+/** A flag's value as a whole number from `min`, or a usage error naming the flag. */
+export function wholeNumber(flag: string, value: string, min = 1): number {
+  const n = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min)
+    fail(`--${flag} must be a whole number from ${min}, not ${JSON.stringify(value)}`);
+  return n;
 }

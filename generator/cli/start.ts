@@ -14,19 +14,17 @@ import { build } from '../build.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { createApiServer } from '../server/server.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
-import { CONFIG_HELP, CONFIG_OPTIONS, configOverrides, fail, parseOrExit } from './options.ts';
+import {
+  CONFIG_HELP,
+  CONFIG_OPTIONS,
+  configOverrides,
+  fail,
+  parseCommand,
+  STANDARD_HELP,
+  STANDARD_OPTIONS,
+} from './options.ts';
 
-const { values } = parseOrExit({
-  options: {
-    ...CONFIG_OPTIONS,
-    port: { type: 'string', default: process.env.PORT ?? '8888' },
-    host: { type: 'string', default: '127.0.0.1' },
-    'no-build': { type: 'boolean', default: false },
-    watch: { type: 'boolean', default: false },
-  },
-});
-if (values.help) {
-  process.stdout.write(`usage: npm start -- [options]
+const USAGE = `usage: npm start -- [options]
 
   --port <n>                 port to listen on (default: 8888, or $PORT; 0: any free port)
   --host <address>           address to listen on (default: 127.0.0.1; 0.0.0.0 or ::: every
@@ -34,9 +32,19 @@ if (values.help) {
   --no-build                 serve the output directory as it is
   --watch                    rebuild what changed after every edit while serving
 ${CONFIG_HELP}
-`);
-  process.exit(0);
-}
+${STANDARD_HELP}
+`;
+
+const { values } = parseCommand('npm start', USAGE, {
+  options: {
+    ...CONFIG_OPTIONS,
+    ...STANDARD_OPTIONS,
+    port: { type: 'string', default: process.env.PORT ?? '8888' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'no-build': { type: 'boolean', default: false },
+    watch: { type: 'boolean', default: false },
+  },
+});
 
 if (!/^\d+$/.test(values.port ?? '') || Number(values.port) > 65535)
   fail(`--port must be a port number (0 to 65535), not ${values.port}`);

@@ -12,30 +12,11 @@ import { type ExpectedSite, expectedFromBuilt, expectedFromContent } from '../ve
 import { formatDifferences, formatNotes, summaryLine } from '../verify/report.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_SAMPLE, type VerifyProgress, verifyMirror } from '../verify/verify.ts';
 import { EXIT_USAGE, fail, failureMessage } from './exit.ts';
-import { CONFIG_OPTIONS, configOverrides, parseOrExit } from './options.ts';
+import { CONFIG_OPTIONS, configOverrides, parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
 
 const EXIT_DIFFERENT = 1;
 
-const { values, positionals } = parseOrExit({
-  allowPositionals: true,
-  options: {
-    content: { type: 'string' },
-    built: { type: 'string' },
-    'api-origin': { type: 'string' },
-    'site-origin': CONFIG_OPTIONS['site-origin'],
-    'page-size': CONFIG_OPTIONS['page-size'],
-    'title-convention': CONFIG_OPTIONS['title-convention'],
-    concurrency: { type: 'string' },
-    sample: { type: 'string' },
-    seed: { type: 'string' },
-    all: { type: 'boolean', default: false },
-    quiet: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
-});
-
-if (values.help) {
-  process.stdout.write(`usage: npm run verify -- <mirror-url> [options]
+const USAGE = `usage: npm run verify -- <mirror-url> [options]
 
 Requests every URL of the site from the mirror, and a seeded sample of computed ranges and
 errors, and compares each answer (status, body byte for byte, the contract's headers) with what
@@ -55,9 +36,26 @@ mirror cannot be reached. See docs/verify.md.
   --seed <n>                 seed of the sample (default: a new one, printed in the summary)
   --all                      list every difference (default: the first 20 of each group)
   --quiet                    no progress output
-`);
-  process.exit(0);
-}
+${STANDARD_HELP}
+`;
+
+const { values, positionals } = parseCommand('npm run verify', USAGE, {
+  allowPositionals: true,
+  options: {
+    ...STANDARD_OPTIONS,
+    content: { type: 'string' },
+    built: { type: 'string' },
+    'api-origin': { type: 'string' },
+    'site-origin': CONFIG_OPTIONS['site-origin'],
+    'page-size': CONFIG_OPTIONS['page-size'],
+    'title-convention': CONFIG_OPTIONS['title-convention'],
+    concurrency: { type: 'string' },
+    sample: { type: 'string' },
+    seed: { type: 'string' },
+    all: { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+  },
+});
 
 /** The mirror's origin from what the user typed: an origin, or the API's root under it. */
 function mirrorOrigin(text: string): string {

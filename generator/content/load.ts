@@ -34,6 +34,8 @@ export interface ReadOptions extends LoadOptions {
    * the configuration it was parsed for (the build starts rendering entries with it: see build.ts).
    */
   onParsed?: (job: FileJob, parsed: ParsedFile, config: SiteConfig) => void;
+  /** Called once the directory is listed, with the number of entry and topic files to read. */
+  onListed?: (files: number) => void;
 }
 
 export interface LoadedContent {
@@ -96,6 +98,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   // Parsed on this thread (with the YAML fast path, parsing no longer repays worker threads:
   // docs/performance.md); a second thread may read the files ahead of it.
   const all = [...listing.entryFiles, ...listing.topicFiles];
+  options.onListed?.(all.length);
   const readAhead = options.readAhead ?? 'auto';
   const reader = (readAhead === 'auto' ? all.length >= READ_AHEAD_MIN_FILES : readAhead)
     ? startReadAhead(contentDir, all)

@@ -7,6 +7,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { exitOnUncaught, exitWith, fail } from '../cli/exit.ts';
+import { parseCommand, STANDARD_OPTIONS } from '../cli/options.ts';
 import { orRefuse } from '../output/guard.ts';
 import { EditionError } from './corpus.ts';
 import { formatReport, type ImportReport } from './report.ts';
@@ -20,6 +21,8 @@ const USAGE = `usage: npm run import -- standard-ebooks <edition dir> [--out <co
   --out <dir>          content directory to import into (default: content); its entries/ is
                        replaced; it must be new, empty or a content directory
   --report <file>      also write the report as JSON
+  -h, --help           this help
+  --version            the version, and Node's
 `;
 
 interface Args {
@@ -29,42 +32,33 @@ interface Args {
   reportFile: string | null;
 }
 
-function parseArgs(argv: readonly string[]): Args | string {
-  const positional: string[] = [];
-  let contentDir = 'content';
-  let reportFile: string | null = null;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') return '';
-    if (arg === '--out' || arg === '--report') {
-      const value = argv[++i];
-      if (value === undefined || value === '') return `${arg} needs a value`;
-      if (arg === '--out') contentDir = value;
-      else reportFile = value;
-    } else if (arg.startsWith('--out=')) {
-      contentDir = arg.slice('--out='.length);
-    } else if (arg.startsWith('--report=')) {
-      reportFile = arg.slice('--report='.length);
-    } else if (arg.startsWith('-')) {
-      return `unknown option ${arg}`;
-    } else {
-      positional.push(arg);
-    }
-  }
-  const [source, editionDir, ...rest] = positional;
-  if (source === undefined || editionDir === undefined) return 'missing <source> or <edition dir>';
-  if (rest.length > 0) return `unexpected argument ${rest[0]}`;
-  if (source !== 'standard-ebooks') return `unknown source "${source}" (known: standard-ebooks)`;
-  return { source, editionDir, contentDir, reportFile };
+function readArgs(argv: string[]): Args {
+  const { values, positionals } = parseCommand('npm run import', USAGE, {
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...STANDARD_OPTIONS,
+      out: { type: 'string', default: 'content' },
+      report: { type: 'string' },
+    },
+  });
+  const usage = (message: string) => fail(`${message} (npm run import -- --help)`);
+  if (values.out === '') usage('--out needs a value');
+  if (values.report === '') usage('--report needs a value');
+  const [source, editionDir, ...rest] = positionals;
+  if (source === undefined || editionDir === undefined) usage('missing <source> or <edition dir>');
+  if (rest.length > 0) usage(`unexpected argument ${rest[0]}`);
+  if (source !== 'standard-ebooks') usage(`unknown source "${source}" (known: standard-ebooks)`);
+  return {
+    source: source as string,
+    editionDir: editionDir as string,
+    contentDir: values.out as string,
+    reportFile: values.report ?? null,
+  };
 }
 
-function main(argv: readonly string[]): void {
-  const args = parseArgs(argv);
-  if (args === '') {
-    process.stdout.write(USAGE);
-    return;
-  }
-  if (typeof args === 'string') fail(`${args} (npm run import -- --help)`);
+function main(argv: string[]): void {
+  const args = readArgs(argv);
   const kept = { kept: `${args.contentDir}/entries` };
   exitOnUncaught(kept);
   const started = performance.now();

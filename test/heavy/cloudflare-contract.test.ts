@@ -6,7 +6,7 @@
 //
 // Needs `npm run cloudflare:install`; skipped with a message without it, except under CI=true.
 
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../../generator/build.ts';
@@ -37,10 +37,11 @@ if (!wranglerInstalled()) {
   let workerd: Workerd | null = null;
   defineContractTests('Cloudflare Worker and static assets in workerd (wrangler.jsonc)', {
     start: async () => {
-      // A `_headers` file marks every answer of the static layer (this proves it is read: see
-      // below). No answer under /api may carry the mark: the Worker answers all of them itself,
-      // which is why the build writes no `_headers` (docs/cloudflare.md).
-      const beforeStart = (publicDir: string) => writeFileSync(join(publicDir, '_headers'), `/*\n  ${MARK}: yes\n`);
+      // A rule added to the build's `_headers` file marks every answer of the static layer (this
+      // proves it is read: see below). No answer under /api may carry the mark but the downloads'
+      // (static files, whose headers the build's rules give): the Worker answers all the others
+      // itself (docs/cloudflare.md).
+      const beforeStart = (publicDir: string) => appendFileSync(join(publicDir, '_headers'), `/*\n  ${MARK}: yes\n`);
       workerd = await startWorkerd({ contentDir: CONTENT, beforeStart });
       return { origin: workerd.origin };
     },

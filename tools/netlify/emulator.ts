@@ -107,6 +107,8 @@ export interface Emulation {
   projectDir: string;
   /** What answered each request, in order: 'edge-function' | 'redirect' | 'static' | 'none'. */
   answeredBy: string[];
+  /** The path (and query) of each of those requests, in the same order. */
+  answeredPaths: string[];
   /** Requests the edge function served; and how many config extractions reached Deno for them. */
   configExtractions(): { requests: number; extracted: number };
   stop(): Promise<void>;
@@ -169,6 +171,7 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
   const log = options.log ?? (() => {});
   const projectDir = mkdtempSync(join(tmpdir(), 'pepys-netlify-'));
   const answeredBy: string[] = [];
+  const answeredPaths: string[] = [];
   let edgeRequests = 0;
   let dev: NetlifyDevLike | null = null;
   let ready: () => void = () => {};
@@ -185,6 +188,7 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
         // Requests that NetlifyDev sends itself (the function's context.next()) are passthrough.
         if (req.headers['x-nf-passthrough'] === undefined) {
           answeredBy.push(result?.type ?? 'none');
+          answeredPaths.push(req.url ?? '');
           if (result?.type === 'edge-function') edgeRequests++;
         }
         if (result === undefined) {
@@ -278,6 +282,7 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
           );
         }
         answeredBy.length = 0;
+        answeredPaths.length = 0;
         edgeRequests = 0;
         extractedAtStart = configCalls.extracted;
       })(),
@@ -289,6 +294,7 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
       origin,
       projectDir,
       answeredBy,
+      answeredPaths,
       configExtractions: () => ({ requests: edgeRequests, extracted: configCalls.extracted - extractedAtStart }),
       stop,
     };
