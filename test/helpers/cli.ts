@@ -12,6 +12,11 @@ export const TOOLS = {
   build: join(REPO, 'generator/cli/build.ts'),
   start: join(REPO, 'generator/cli/start.ts'),
   import: join(REPO, 'generator/import/cli.ts'),
+  verify: join(REPO, 'generator/cli/verify.ts'),
+  fixture: join(REPO, 'scripts/fixture-encyclopedia.ts'),
+  bench: join(REPO, 'bench/run.ts'),
+  'bench:search': join(REPO, 'bench/search.ts'),
+  'bench:edge-bundle': join(REPO, 'bench/edge-bundle.ts'),
 } as const;
 
 export interface CliOptions {

@@ -1,0 +1,71 @@
+// Every command behaves as the field's do (Hugo, Eleventy, Datasette): -h/--help and --version,
+// a usage error in one line with exit 2 and never a stack trace; colour only where it is wanted.
+
+import { describe, expect, it } from 'vitest';
+import { colourOn } from '../generator/cli/colour.ts';
+import { runCli, TOOLS } from './helpers/cli.ts';
+
+const COMMANDS = Object.keys(TOOLS) as Array<keyof typeof TOOLS>;
+const VERSION = /^pepys-static-api \d+\.\d+\.\d+ \(Node v\d+\.\d+\.\d+\)\n$/;
+// Plain output: the tests read what a pipe gets.
+const PLAIN = { NO_COLOR: '1', FORCE_COLOR: undefined };
+
+describe('every command', () => {
+  it.each(COMMANDS)('%s: -h and --help print its usage to stdout, --version the version; exit 0', async (tool) => {
+    for (const flag of ['-h', '--help']) {
+      const r = await runCli(tool, [flag], { env: PLAIN });
+      expect(r.code, `${tool} ${flag}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(/^usage: npm (start|run [\w:-]+)/);
+      expect(r.stdout).toContain('--version');
+      expect(r.stderr).toBe('');
+    }
+    const v = await runCli(tool, ['--version'], { env: PLAIN });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(VERSION);
+  });
+
+  it.each(COMMANDS)('%s: an unknown option is one line naming it and where help is, exit 2', async (tool) => {
+    const r = await runCli(tool, ['--no-such-option'], { env: PLAIN });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: Unknown option '--no-such-option' \(npm (start|run [\w:-]+) -- --help\)\n$/);
+  });
+
+  it('a bad value is one line naming the option, exit 2: never NaN rounds or a stack trace', async () => {
+    for (const [tool, args, message] of [
+      ['bench', ['--runs', 'abc'], /^error: --runs must be a whole number from 1, not "abc"\n$/],
+      ['bench:search', ['--runs', '0'], /^error: --runs must be a whole number from 1, not "0"\n$/],
+      ['bench', ['--corpus', '/no/such/corpus'], /^error: --corpus: \/no\/such\/corpus does not exist\n$/],
+      ['fixture', [], /^error: missing <content dir> \(npm run fixture -- --help\)\n$/],
+      ['fixture', ['x', '--scale', 'big'], /^error: --scale must be a positive number, not big\n$/],
+      ['import', ['standard-ebooks'], /^error: missing <source> or <edition dir> \(npm run import -- --help\)\n$/],
+      ['build', ['--out'], /^error: Option '--out <value>' argument missing \(npm run build -- --help\)\n$/],
+    ] as const) {
+      const r = await runCli(tool, args, { env: PLAIN });
+      expect(r.code, `${tool} ${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, `${tool} ${args.join(' ')}`).toMatch(message);
+    }
+  });
+
+  it('colours its error on request (FORCE_COLOR), and never in a pipe or with NO_COLOR', async () => {
+    const forced = await runCli('build', ['--page-size', 'x'], { env: { FORCE_COLOR: '1', NO_COLOR: undefined } });
+    expect(forced.stderr).toMatch(/^\x1b\[1m\x1b\[31merror:\x1b\[39m\x1b\[22m --page-size/);
+    const piped = await runCli('build', ['--page-size', 'x'], { env: { FORCE_COLOR: undefined, NO_COLOR: undefined } });
+    expect(piped.stderr).toBe('error: --page-size must be a positive whole number, not x\n');
+  });
+});
+
+describe('colourOn', () => {
+  it('is on for a terminal only, off with NO_COLOR or TERM=dumb, and FORCE_COLOR decides over all', () => {
+    const tty = { isTTY: true };
+    const pipe = { isTTY: false };
+    expect(colourOn(tty, {})).toBe(true);
+    expect(colourOn(pipe, {})).toBe(false);
+    expect(colourOn(tty, { NO_COLOR: '1' })).toBe(false);
+    expect(colourOn(tty, { NO_COLOR: '' })).toBe(true);
+    expect(colourOn(tty, { TERM: 'dumb' })).toBe(false);
+    expect(colourOn(pipe, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colourOn(tty, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colourOn(tty, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+  });
+});
