@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import type { BuildReport } from '../build.ts';
 import { loadSiteConfig, placeholderOrigin } from '../content/config.ts';
+import { lockOutput } from '../output/lock.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { stderrColours as c } from './colour.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
@@ -89,6 +90,8 @@ exitOnUncaught(failure);
 try {
   // Refused paths first, before the build's modules load: a wrong --out is told at once.
   prepareOutput(contentDir, outDir);
+  // One writer at a time: a running server's or another build's output is refused, naming it.
+  lockOutput(outDir, values.watch ? 'npm run build -- --watch' : 'npm run build');
   warnOfPlaceholder();
   if (values.watch) {
     // Loaded only here: a one-shot build does not pay for the watch mode's modules.

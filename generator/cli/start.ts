@@ -6,12 +6,23 @@
 // then hands it to the API server (http.Server takes sockets from elsewhere through its
 // 'connection' event): a request made during the build waits for it instead of getting the
 // previous build's bytes or a 503.
+//
+// A server owns what it serves. Building, it writes a directory of its own (.cache/mirrors/<its
+// origin>/, unless --out says otherwise) and holds that directory's lock while it runs, so no
+// other command can rewrite it (output/lock.ts). With --no-build it serves a frozen snapshot of
+// the directory as it was at start (output/snapshot.ts), or, with --watch too, follows it.
 
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { type AddressInfo, createServer as createGate, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import { build } from '../build.ts';
+import { SITE_INDEX_FILE } from '../core/files.ts';
+import { lockOutput } from '../output/lock.ts';
+import { snapshotOutput } from '../output/snapshot.ts';
 import { prepareOutput } from '../output/writer.ts';
+import { isDirectory } from '../paths.ts';
 import { createApiServer } from '../server/server.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
 import {
@@ -29,9 +40,14 @@ const USAGE = `usage: npm start -- [options]
   --port <n>                 port to listen on (default: 8888, or $PORT; 0: any free port)
   --host <address>           address to listen on (default: 127.0.0.1; 0.0.0.0 or ::: every
                              address, and bodies link to this machine's first network address)
-  --no-build                 serve the output directory as it is
-  --watch                    rebuild what changed after every edit while serving
-${CONFIG_HELP}
+  --no-build                 serve the output directory (--out, default public) as it is now:
+                             what another command writes there later is not served
+  --watch                    rebuild what changed after every edit while serving; with
+                             --no-build, follow what another command writes to --out
+${CONFIG_HELP.replace(
+  /--out <dir> {16}output directory \(default: public\)/,
+  '--out <dir>                output directory (default: its own, .cache/mirrors/<origin>/)',
+)}
 ${STANDARD_HELP}
 `;
 
@@ -39,6 +55,8 @@ const { values } = parseCommand('npm start', USAGE, {
   options: {
     ...CONFIG_OPTIONS,
     ...STANDARD_OPTIONS,
+    // No default: a building server's own directory depends on the origin it serves.
+    out: { type: 'string' },
     port: { type: 'string', default: process.env.PORT ?? '8888' },
     host: { type: 'string', default: '127.0.0.1' },
     'no-build': { type: 'boolean', default: false },
@@ -51,14 +69,20 @@ if (!/^\d+$/.test(values.port ?? '') || Number(values.port) > 65535)
 const port = Number(values.port);
 const host = values.host as string;
 if (host === '') fail('--host must not be empty');
-if (values['no-build'] && values.watch) fail('--no-build and --watch exclude each other');
 const contentDir = values.content as string;
-const outDir = values.out as string;
 const overrides = configOverrides(values);
 const building = !values['no-build'];
+if (values.out === '') fail('--out must not be empty');
+/** Where the server's site is; for a building server without --out, known once it listens. */
+let outDir = values.out ?? (building ? '' : 'public');
 
-const failure: { kept?: string } = building ? { kept: outDir } : {};
+const failure: { kept?: string } = {};
 exitOnUncaught(failure);
+
+/** The directory a building server makes its own when no --out is given: one per origin. */
+function mirrorDir(origin: string): string {
+  return join('.cache', 'mirrors', origin.replace(/^[a-z]+:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '-'));
+}
 
 /** True for an address that means "every address of this machine". */
 function isWildcard(address: string): boolean {
@@ -81,19 +105,30 @@ function reachableHost(address: string): string {
   return address.includes(':') ? `[${address}]` : address;
 }
 
-if (building) {
+// An output given on the command line is checked before anything listens.
+if (building && values.out !== undefined) {
   try {
     prepareOutput(contentDir, outDir);
+    lockOutput(outDir, 'npm start');
+  } catch (err) {
+    exitWith(err);
+  }
+}
+if (!building) {
+  try {
+    if (!isDirectory(outDir)) fail(`${outDir} is not a directory: build it first (npm run build -- --out ${outDir})`);
+    // Without --watch, what another command writes there later is not served: a snapshot.
+    if (values.watch !== true) outDir = snapshotOutput(outDir).dir;
   } catch (err) {
     exitWith(err);
   }
 }
 
-const api: Server = createApiServer({ publicDir: outDir });
+let api: Server | null = null;
 const held: Socket[] = [];
 let open = false;
 const hand = (socket: Socket): void => {
-  api.emit('connection', socket);
+  api?.emit('connection', socket);
   socket.resume();
 };
 const gate = createGate({ pauseOnConnect: true }, (socket) => {
@@ -104,12 +139,24 @@ await new Promise<void>((resolve) => {
   gate.once('error', (err) => exitWith(err));
   gate.listen(port, host, resolve);
 });
-// The API server never listens itself: it starts its connection bookkeeping (request timeouts,
-// closeAllConnections) on 'listening', so it is told here that the gate listens for it.
-api.emit('listening');
 const actualPort = (gate.address() as AddressInfo).port;
 const served = `http://${reachableHost(host)}:${actualPort}`;
 const apiOrigin = overrides.apiOrigin ?? served;
+if (building && values.out === undefined) {
+  outDir = mirrorDir(apiOrigin === served ? served : `${apiOrigin} via ${actualPort}`);
+  try {
+    prepareOutput(contentDir, outDir);
+    lockOutput(outDir, `npm start (${served})`);
+  } catch (err) {
+    for (const socket of held.splice(0)) socket.destroy();
+    exitWith(err);
+  }
+}
+if (building) failure.kept = outDir;
+api = createApiServer({ publicDir: outDir });
+// The API server never listens itself: it starts its connection bookkeeping (request timeouts,
+// closeAllConnections) on 'listening', so it is told here that the gate listens for it.
+api.emit('listening');
 
 let closeWatcher: (() => void) | null = null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -117,7 +164,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     closeWatcher?.();
     gate.close();
     for (const socket of held.splice(0)) socket.destroy();
-    api.closeAllConnections();
+    api?.closeAllConnections();
     process.exit(0);
   });
 }
@@ -158,8 +205,20 @@ const where = isWildcard(host)
   ? ` (listening on every address, ${host.includes(':') ? `[${host}]` : host}:${actualPort})`
   : '';
 const links = !building
-  ? `; bodies link to the origin ${outDir} was built for`
+  ? `; bodies link to ${builtOrigin(outDir)} (the origin ${values.out ?? 'public'} was built for)${values.watch === true ? '' : ', as it was at start'}`
   : overrides.apiOrigin !== undefined || isWildcard(host)
     ? `; bodies link to ${apiOrigin}`
     : '';
-process.stdout.write(`Serving ${outDir} at ${served}/api/v1${where}${links} (Ctrl-C to stop)\n`);
+process.stdout.write(
+  `Serving ${building ? outDir : (values.out ?? 'public')} at ${served}/api/v1${where}${links} (Ctrl-C to stop)\n`,
+);
+
+/** The API origin a built directory links to (its site index says), or a phrase when unreadable. */
+function builtOrigin(dir: string): string {
+  try {
+    const index = JSON.parse(readFileSync(join(dir, SITE_INDEX_FILE), 'utf8')) as { apiOrigin?: unknown };
+    return typeof index.apiOrigin === 'string' ? index.apiOrigin : 'an unknown origin';
+  } catch {
+    return 'an unknown origin (it has no readable site index)';
+  }
+}

@@ -96,7 +96,7 @@ if (!wranglerInstalled()) {
       expect(placeholder.bundle).toBeNull();
     });
 
-    it('refuses to deploy a build made for a loopback origin (what npm start leaves in public/)', async () => {
+    it("refuses to deploy a build made for a loopback origin (a local server's, e.g. npm start -- --out public)", async () => {
       const loopback = await dryRun('http://127.0.0.1:8888');
       expect(loopback.status).not.toBe(0);
       expect(loopback.output).toContain('was built for http://127.0.0.1:8888');

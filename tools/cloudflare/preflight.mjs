@@ -6,7 +6,7 @@
 //   node tools/cloudflare/preflight.mjs [assets directory, default public]
 //
 // - no site index: nothing was built there (or the build is broken): refuse, for any command;
-// - an API origin on a loopback address (`npm start` builds public/ for http://127.0.0.1:8888):
+// - an API origin on a loopback address (`npm start -- --out public`, or a build for such an origin):
 //   every link of the deployed API would point at the deployer's own machine: refuse to deploy
 //   (a warning under `wrangler dev`, which serves on loopback itself);
 // - more static files than a Worker version may have: 20,000 on the Workers Free plan (a
@@ -57,7 +57,7 @@ if (
   host === '0.0.0.0' ||
   /^127\./.test(host)
 ) {
-  const message = `${dir}/ was built for ${origin} (npm start builds for its own address): every link of the API would point there; run ${REBUILD}`;
+  const message = `${dir}/ was built for ${origin} (a build for a local server): every link of the API would point there; run ${REBUILD}`;
   if (command === 'dev') process.stderr.write(`warning: ${message}\n`);
   else refuse(message);
 }

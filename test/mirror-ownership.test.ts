@@ -1,0 +1,150 @@
+// A server owns what it serves (issue 20): two `npm start` and an `npm run build` at once leave
+// each server's links pointing at itself; a command aimed at a directory another one writes is
+// refused in one line naming it, and a killed holder's lock does not stick; `--no-build` serves
+// the directory as it was at start, and follows it only with `--watch`.
+
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Running, runCli, startCli } from './helpers/cli.ts';
+import { tempDir } from './helpers/temp.ts';
+
+vi.setConfig({ testTimeout: 90_000 });
+
+const CONTENT = join(import.meta.dirname, '..', 'content');
+const SERVING = /^Serving .* at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/m;
+
+const running: Running[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) {
+    r.child.kill('SIGTERM');
+    await r.done;
+  }
+});
+
+function start(args: string[], cwd: string): Running {
+  const r = startCli('start', ['--port', '0', '--quiet', ...args], { cwd, env: { NO_COLOR: '1' } });
+  running.push(r);
+  return r;
+}
+
+async function originOf(r: Running): Promise<string> {
+  return (await r.waitFor('stdout', SERVING))[1] as string;
+}
+
+/** Every http(s) URL in some answers of the server: the root, a list page, records of each kind. */
+async function linksOf(origin: string): Promise<string[]> {
+  const urls: string[] = [];
+  const get = async (url: string) => {
+    const res = await fetch(url);
+    expect(res.status, url).toBe(200);
+    const text = await res.text();
+    urls.push(...(text.match(/https?:\/\/[^"\s]+/g) ?? []));
+    return JSON.parse(text) as { results?: Array<{ apiURL: string }>; nextPageURL?: string | null };
+  };
+  await get(`${origin}/api/v1`);
+  for (const c of ['entries', 'categories', 'topics']) {
+    const page = await get(`${origin}/api/v1/${c}`);
+    for (const item of (page.results ?? []).slice(0, 3)) await get(item.apiURL.replace(/^https?:\/\/[^/]+/, origin));
+    if (page.nextPageURL) await get(page.nextPageURL.replace(/^https?:\/\/[^/]+/, origin));
+  }
+  return urls.filter((u) => u.includes('/api/'));
+}
+
+describe('a server owns what it serves', () => {
+  it('two servers and a build at once: each server links to itself, in a directory of its own', async () => {
+    const cwd = tempDir('pepys-own-');
+    const a = start(['--content', CONTENT], cwd);
+    const b = start(['--content', CONTENT], cwd);
+    const built = runCli('build', ['--content', CONTENT, '--quiet'], { cwd, env: { NO_COLOR: '1' } });
+    const [originA, originB, build] = await Promise.all([originOf(a), originOf(b), built]);
+    expect(build.code, build.stderr).toBe(0);
+    expect(originA).not.toBe(originB);
+    // A second round of building while both serve changes neither.
+    const again = await runCli(
+      'build',
+      ['--content', CONTENT, '--quiet', '--api-origin', 'https://other.example.org'],
+      {
+        cwd,
+      },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    for (const origin of [originA, originB]) {
+      const links = await linksOf(origin);
+      expect(links.length).toBeGreaterThan(20);
+      expect(links.filter((u) => !u.startsWith(`${origin}/api/`))).toEqual([]);
+    }
+    // Each server's own directory, one per origin; public/ is the build's.
+    const mirrors = readdirSync(join(cwd, '.cache', 'mirrors')).filter((n) => !n.startsWith('.'));
+    expect(mirrors.sort()).toEqual([originA, originB].map((o) => o.replace('http://', '').replace(':', '-')).sort());
+    expect(existsSync(join(cwd, 'public', 'api', 'v1', 'index.json'))).toBe(true);
+  });
+
+  it('refuses a build into a running server’s directory in one line naming it; a killed holder’s lock is taken over', async () => {
+    const cwd = tempDir('pepys-lock-');
+    const out = join(cwd, 'site');
+    const server = start(['--content', CONTENT, '--out', out], cwd);
+    const origin = await originOf(server);
+    const refused = await runCli('build', ['--content', CONTENT, '--out', out, '--quiet'], {
+      cwd,
+      env: { NO_COLOR: '1' },
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^error: ${out.replaceAll('/', '\\/')} is being written by npm start \\(pid ${server.child.pid}, since [^)]+\\): stop it, or give this command another --out\\n$`,
+      ),
+    );
+    const second = startCli('start', ['--port', '0', '--content', CONTENT, '--out', out], { cwd });
+    expect((await second.done).code).toBe(2);
+    // The server was not disturbed: its links are still its own.
+    expect((await linksOf(origin)).every((u) => u.startsWith(origin))).toBe(true);
+    // Killed without a chance to release its lock: the next command takes it over.
+    server.child.kill('SIGKILL');
+    await server.done;
+    running.splice(running.indexOf(server), 1);
+    expect(readdirSync(cwd)).toContain('.site-lock');
+    const after = await runCli('build', ['--content', CONTENT, '--out', out, '--quiet'], { cwd });
+    expect(after.code, after.stderr).toBe(0);
+    expect(readdirSync(cwd)).not.toContain('.site-lock');
+  });
+
+  it('--no-build serves the directory as it was at start; with --watch it follows it', async () => {
+    const cwd = tempDir('pepys-snap-');
+    const out = join(cwd, 'public');
+    const first = await runCli(
+      'build',
+      ['--content', CONTENT, '--out', out, '--quiet', '--api-origin', 'https://first.example.org'],
+      {
+        cwd,
+      },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const frozen = start(['--no-build', '--out', out], cwd);
+    const following = start(['--no-build', '--watch', '--out', out], cwd);
+    const [frozenOrigin, followingOrigin] = await Promise.all([originOf(frozen), originOf(following)]);
+    // It says which origin the files it serves link to.
+    expect(frozen.output.stdout).toContain('bodies link to https://first.example.org (the origin');
+    const rebuilt = await runCli(
+      'build',
+      ['--content', CONTENT, '--out', out, '--quiet', '--api-origin', 'https://second.example.org'],
+      { cwd },
+    );
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const rootOf = async (origin: string) => (await (await fetch(`${origin}/api/v1`)).json()) as { entries: string };
+    expect((await rootOf(frozenOrigin)).entries).toBe('https://first.example.org/api/v1/entries');
+    await vi.waitFor(
+      async () => expect((await rootOf(followingOrigin)).entries).toBe('https://second.example.org/api/v1/entries'),
+      {
+        timeout: 10_000,
+        interval: 100,
+      },
+    );
+    // The snapshot goes with the server.
+    expect(readdirSync(cwd).filter((n) => n.includes('-snap-'))).toHaveLength(1);
+    frozen.child.kill('SIGTERM');
+    await frozen.done;
+    running.splice(running.indexOf(frozen), 1);
+    expect(readdirSync(cwd).filter((n) => n.includes('-snap-'))).toEqual([]);
+  });
+});
