@@ -10,18 +10,28 @@ const VERSION = /^pepys-static-api \d+\.\d+\.\d+ \(Node v\d+\.\d+\.\d+\)\n$/;
 // Plain output: the tests read what a pipe gets.
 const PLAIN = { NO_COLOR: '1', FORCE_COLOR: undefined };
 
-describe('every command', () => {
-  it.each(COMMANDS)('%s: -h and --help print its usage to stdout, --version the version; exit 0', async (tool) => {
-    for (const flag of ['-h', '--help']) {
-      const r = await runCli(tool, [flag], { env: PLAIN });
-      expect(r.code, `${tool} ${flag}: ${r.stderr}`).toBe(0);
-      expect(r.stdout).toMatch(/^usage: npm (start|run [\w:-]+)/);
-      expect(r.stdout).toContain('--version');
-      expect(r.stderr).toBe('');
-    }
-    const v = await runCli(tool, ['--version'], { env: PLAIN });
-    expect(v.code).toBe(0);
-    expect(v.stdout).toMatch(VERSION);
+describe.concurrent('every command', () => {
+  it.each(COMMANDS)('%s: --help prints its usage to stdout, --version the version; exit 0', async (tool) => {
+    // -h is the same option of the same parser (cli/options.ts): tried on one command below.
+    const [help, version] = await Promise.all([
+      runCli(tool, ['--help'], { env: PLAIN }),
+      runCli(tool, ['--version'], { env: PLAIN }),
+    ]);
+    expect(help.code, `${tool} --help: ${help.stderr}`).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm (start|run [\w:-]+)/);
+    expect(help.stdout).toContain('--version');
+    expect(help.stderr).toBe('');
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(VERSION);
+  });
+
+  it('-h is --help', async () => {
+    const [short, long] = await Promise.all([
+      runCli('verify', ['-h'], { env: PLAIN }),
+      runCli('verify', ['--help'], { env: PLAIN }),
+    ]);
+    expect(short.code).toBe(0);
+    expect(short.stdout).toBe(long.stdout);
   });
 
   it.each(COMMANDS)('%s: an unknown option is one line naming it and where help is, exit 2', async (tool) => {
@@ -32,7 +42,7 @@ describe('every command', () => {
   });
 
   it('a bad value is one line naming the option, exit 2: never NaN rounds or a stack trace', async () => {
-    for (const [tool, args, message] of [
+    const cases = [
       ['bench', ['--runs', 'abc'], /^error: --runs must be a whole number from 1, not "abc"\n$/],
       ['bench:search', ['--runs', '0'], /^error: --runs must be a whole number from 1, not "0"\n$/],
       ['bench', ['--corpus', '/no/such/corpus'], /^error: --corpus: \/no\/such\/corpus does not exist\n$/],
@@ -40,11 +50,13 @@ describe('every command', () => {
       ['fixture', ['x', '--scale', 'big'], /^error: --scale must be a positive number, not big\n$/],
       ['import', ['standard-ebooks'], /^error: missing <source> or <edition dir> \(npm run import -- --help\)\n$/],
       ['build', ['--out'], /^error: Option '--out <value>' argument missing \(npm run build -- --help\)\n$/],
-    ] as const) {
-      const r = await runCli(tool, args, { env: PLAIN });
+    ] as const;
+    const results = await Promise.all(cases.map(([tool, args]) => runCli(tool, args, { env: PLAIN })));
+    cases.forEach(([tool, args, message], i) => {
+      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
       expect(r.code, `${tool} ${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr, `${tool} ${args.join(' ')}`).toMatch(message);
-    }
+    });
   });
 
   it('colours its error on request (FORCE_COLOR), and never in a pipe or with NO_COLOR', async () => {
