@@ -88,8 +88,9 @@ function checkout(): string {
 }
 
 function run(command: string, cwd: string): Promise<{ code: number | null; output: string }> {
+  process.stderr.write(`README: ${command}\n`);
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn('bash', ['-c', command], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 300_000 });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d));
     child.stderr.on('data', (d: Buffer) => (output += d));
@@ -101,7 +102,9 @@ function run(command: string, cwd: string): Promise<{ code: number | null; outpu
 /** Starts a server line in the background; resolves once it serves. */
 function serve(command: string, cwd: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `exec ${command}`], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    // Its own process group: npm runs the server as a child of its own, and stopping it means
+    // stopping both.
+    const child = spawn('bash', ['-c', command], { cwd, env: { ...process.env, NO_COLOR: '1' }, detached: true });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${command}: not serving after 120 s:\n${output}`)), 120_000);
     const seen = (d: Buffer) => {
@@ -121,10 +124,10 @@ function serve(command: string, cwd: string): Promise<ChildProcess> {
 }
 
 async function stop(child: ChildProcess | null): Promise<void> {
-  if (child === null || child.exitCode !== null) return;
-  const closed = new Promise((r) => child.once('close', r));
-  child.kill('SIGTERM');
-  await closed;
+  if (child === null || child.pid === undefined || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
 }
 
 describe("the README's commands", () => {
