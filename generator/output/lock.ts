@@ -34,14 +34,23 @@ function holderOf(path: string): Holder | null {
  */
 export function lockOutput(outDir: string, command: string): () => void {
   const path = lockFile(outDir);
-  mkdirSync(dirname(path), { recursive: true });
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch {
+    // Its parent cannot be made: the command's own attempt will say why.
+    return () => {};
+  }
   const mine: Holder = { pid: process.pid, command, since: new Date().toISOString() };
   for (let attempt = 0; ; attempt++) {
     try {
       writeFileSync(path, `${JSON.stringify(mine)}\n`, { flag: 'wx' });
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // A directory nobody may write in (read-only, no permission): nobody else can write the
+      // output either, and the command's own attempt says so, naming what it tried to create.
+      if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return () => {};
+      if (code !== 'EEXIST') throw err;
     }
     const holder = holderOf(path);
     if (holder !== null && holder.pid !== process.pid && isAlive(holder.pid)) {
