@@ -44,10 +44,11 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) await s.close();
 });
 
-async function open(files: Record<string, string>) {
+/** A session whose downloads are made within each rebuild (downloadsDelayMs -1), unless told. */
+async function open(files: Record<string, string>, downloadsDelayMs = -1) {
   const contentDir = writeContent(files);
   const outDir = join(tempDir('pepys-watch-'), 'public');
-  const session = await BuildSession.open({ contentDir, outDir, env: {} });
+  const session = await BuildSession.open({ contentDir, outDir, env: {}, downloadsDelayMs });
   sessions.push(session);
   return { contentDir, outDir, session };
 }
@@ -158,7 +159,8 @@ describe('incremental rebuilds', () => {
   });
 
   it('writes only into the generation that is not live, then swaps the symlink', async () => {
-    const { contentDir, outDir, session } = await open(mediumSite(120, 60));
+    // The downloads, made later (not within this test), do not swap again.
+    const { contentDir, outDir, session } = await open(mediumSite(120, 60), 60_000);
     const live = session.liveSlot;
     const liveDir = slotDir(outDir, live);
     const stamp = (dir: string) =>
@@ -208,12 +210,43 @@ describe('incremental rebuilds', () => {
   });
 });
 
+describe('the downloads in watch mode', () => {
+  it('are made after a burst of edits, off the rebuild, and then equal a full build', async () => {
+    const contentDir = writeContent(mediumSite(120, 60));
+    const outDir = join(tempDir('pepys-watch-'), 'public');
+    // The default: a while after the last rebuild (here 200 ms).
+    const session = await BuildSession.open({ contentDir, outDir, env: {}, downloadsDelayMs: 200 });
+    sessions.push(session);
+    const downloads = (tree: Map<string, string>) => [...tree].filter(([path]) => path.startsWith('api/v1/downloads/'));
+    const before = readTree(outDir);
+    for (const text of ['<p>First.</p>', '<p>Second.</p>']) {
+      writeFileSync(join(contentDir, 'entries/1660/1660-02-04.html'), entryFile('1660-02-04', 'topics: [4]\n', text));
+      const report = await session.rebuild(['entries/1660/1660-02-04.html']);
+      expect(report.ok).toBe(true);
+      expect(report.fast).toBe(true);
+      // The rebuild wrote the edited record's files, not the downloads: those are still the old ones.
+      expect(report.changed.filter((p) => p.startsWith('api/v1/downloads/'))).toEqual([]);
+      expect(downloads(readTree(outDir))).toEqual(downloads(before));
+    }
+    await session.downloadsSettled();
+    const expected = await fullBuild(contentDir);
+    expect(downloads(readTree(outDir))).not.toEqual(downloads(before));
+    expect(readTree(outDir)).toEqual(expected);
+  });
+});
+
 describe('watch mode', () => {
   it('rebuilds after a file changes on disk', async () => {
     const contentDir = writeContent(mediumSite(60, 20));
     const outDir = join(tempDir('pepys-watch-'), 'public');
     const seen: string[][] = [];
-    const watcher = await startWatching({ contentDir, outDir, env: {}, onRebuild: (_r, paths) => seen.push(paths) });
+    const watcher = await startWatching({
+      contentDir,
+      outDir,
+      env: {},
+      downloadsDelayMs: -1,
+      onRebuild: (_r, paths) => seen.push(paths),
+    });
     sessions.push(watcher);
     const target = join(contentDir, 'topics/7.yaml');
     writeFileSync(`${target}.new`, 'id: 7\ntitle: Seen by the watcher\n');

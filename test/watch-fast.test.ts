@@ -170,7 +170,7 @@ async function cold(contentDir: string): Promise<Map<string, string>> {
 
 async function open(contentDir: string, fastPath: boolean): Promise<{ session: BuildSession; outDir: string }> {
   const outDir = join(tempDir('pepys-watch-'), 'public');
-  const session = await BuildSession.open({ contentDir, outDir, env: {}, fastPath });
+  const session = await BuildSession.open({ contentDir, outDir, env: {}, fastPath, downloadsDelayMs: -1 });
   sessions.push(session);
   return { session, outDir };
 }

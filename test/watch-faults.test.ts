@@ -43,6 +43,7 @@ async function watch(files: Record<string, string>, options: Partial<WatchOption
     overrides,
     env: {},
     rescanMs: 0,
+    downloadsDelayMs: -1,
     onRebuild: (r) => reports.push(r),
     onWarning: (l) => warnings.push(l),
     ...options,

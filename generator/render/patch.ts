@@ -10,7 +10,6 @@
 //   starts mentioning;
 // - an edited topic: its detail; if its list item changed, its page of the topic list;
 // - the search index of the entries, of the topics, when one of them is edited;
-// - the downloads (the whole data: every record's detail, the database), on any edit;
 // - the OpenAPI document, when it shows one of them (the first record of a kind, a first page, or
 //   the first topic's entries).
 //
@@ -26,7 +25,6 @@ import type { Entry, Model, Topic } from '../core/model.ts';
 import { PRERENDERED_LISTS } from '../core/prerendered.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
-import { downloadFiles } from './downloads.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
 import { openApiFile } from './openapi.ts';
 import {
@@ -160,11 +158,8 @@ export function patchSite(
   // every record's text, and of nothing else that the fast path could change).
   if (edits.entries.length > 0) files.push(...entryIndexFiles(model));
   if (edits.topics.length > 0) files.push(...topicIndexFiles(model));
-  // The downloads hold every record whole.
-  if (edits.entries.length > 0 || edits.topics.length > 0) {
-    const downloads = downloadFiles(model);
-    files.push(...downloads.files, downloads.list);
-  }
+  // The downloads hold every record whole: the session makes them again after the edits
+  // (watch/session.ts), off this path.
   // The document shows the first record of each kind, the first page of each list, and the first
   // topic's entries (openapi.ts).
   const firstTopic = topics[0];

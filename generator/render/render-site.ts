@@ -122,6 +122,8 @@ export interface RenderOptions {
   withoutDetails?: boolean;
   /** Given the list items once they are rendered (the watch mode keeps them: see render/patch.ts). */
   fragments?: (fragments: Fragments) => void;
+  /** Leave out the downloads (the watch mode makes them after a burst of edits: watch/session.ts). */
+  withoutDownloads?: boolean;
 }
 
 /** Every page of one list: the records of `slice` out of `fragments`, its pages under `dir`. */
@@ -220,9 +222,11 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   yield* feedFiles(model);
   yield openApiFile(model, fragments, memo);
   yield* searchIndexFiles(model);
-  const downloads = downloadFiles(model);
-  yield* downloads.files;
-  yield downloads.list;
+  if (options.withoutDownloads !== true) {
+    const downloads = downloadFiles(model);
+    yield* downloads.files;
+    yield downloads.list;
+  }
   yield staticHeadersFile();
 }
 

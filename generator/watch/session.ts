@@ -27,10 +27,11 @@ import type { ParsedFile } from '../content/parse-file.ts';
 import { ContentError, formatProblem, type Problem, sortProblems } from '../content/problems.ts';
 import { describeError } from '../content/read-file.ts';
 import { updateContent } from '../content/update.ts';
-import { SITE_INDEX_FILE } from '../core/files.ts';
+import { DOWNLOADS_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { discard } from '../output/trash.ts';
 import { prepareOutput, writeFiles } from '../output/writer.ts';
+import { downloadFiles } from '../render/downloads.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 import { RenderMemo } from '../render/render-memo.ts';
 import { type Fragments, type OutputFile, renderSite, sameBody } from '../render/render-site.ts';
@@ -45,7 +46,22 @@ export interface SessionOptions extends LoadOptions {
   onWarning?: (line: string) => void;
   /** Take the fast path for the edits it covers (default: true; tests compare it with the general one). */
   fastPath?: boolean;
+  /**
+   * How long after a rebuild the downloads are made again (default DOWNLOADS_DELAY_MS): they hold
+   * every record, and take seconds on the whole diary, so a burst of edits makes them once, after it.
+   * Negative: at once, within each rebuild (the tests that compare every rebuild with a cold build).
+   */
+  downloadsDelayMs?: number;
 }
+
+/** See SessionOptions.downloadsDelayMs. */
+const DOWNLOADS_DELAY_MS = 1000;
+
+/** Whether a path is one of the downloads (their files and their list). */
+function isDownload(path: string): boolean {
+  return path.startsWith(DOWNLOADS_DIR);
+}
+const DOWNLOADS_DIR = `${dirname(DOWNLOADS_FILE)}/`;
 
 export interface RebuildOptions {
   /** List every file and compare it with what was read, whatever the paths (see content/update.ts). */
@@ -203,6 +219,9 @@ export class BuildSession {
   private live: Slot;
   private readonly trees: Record<Slot, Tree>;
   private catchUp: NodeJS.Timeout | null = null;
+  /** The pending remake of the downloads, and who waits for it (downloadsSettled). */
+  private downloadsTimer: NodeJS.Timeout | null = null;
+  private downloadsWaiters: Array<() => void> = [];
   /** The tree that is not live lacks the changes of the last swap (the catch-up is pending). */
   private behind = false;
   /** The tree that is not live was partly written by a rebuild that failed: swap it even if the next rebuild writes nothing. */
@@ -263,6 +282,9 @@ export class BuildSession {
     // patch that changes nothing (its result is dropped) the fast path's, so that the first edit
     // is as fast as the ones after it.
     await session.rebuild([], { force: true });
+    // That rebuild kept the downloads the first render made, which are current.
+    if (session.downloadsTimer !== null) clearTimeout(session.downloadsTimer);
+    session.downloadsTimer = null;
     session.warmFastPath();
     return session;
   }
@@ -332,8 +354,10 @@ export class BuildSession {
       let fragments: Fragments | null = null;
       this.basis = null;
       try {
-        files = renderSite(v.model, this.memo, { fragments: (f) => (fragments = f) });
+        files = renderSite(v.model, this.memo, { fragments: (f) => (fragments = f), withoutDownloads: true });
         this.memo.sweep();
+        // The downloads stay as they are until they are made again (scheduleDownloads).
+        for (const [path, body] of this.trees[this.live]) if (isDownload(path)) files.push({ path, body });
       } catch (err) {
         // Whatever the memo holds after a failed render is not trusted again.
         this.memo = new RenderMemo();
@@ -342,6 +366,7 @@ export class BuildSession {
       if (fragments !== null) this.keepBasis({ model: v.model, fragments });
       const t3 = performance.now();
       const changed = this.goLive((dir, tree) => applyFiles(dir, tree, ofOutput(files)));
+      changed.push(...this.scheduleDownloads());
       const t4 = performance.now();
       return {
         ok: true,
@@ -448,6 +473,7 @@ export class BuildSession {
     this.lastProblems = null;
     const t3 = performance.now();
     const changed = this.goLive((dir, tree) => applySome(dir, tree, files));
+    changed.push(...this.scheduleDownloads());
     const t4 = performance.now();
     return {
       ok: true,
@@ -468,10 +494,48 @@ export class BuildSession {
     return this.finishCatchUp();
   }
 
-  /** Stops the pending catch-up timer (the trees stay as they are). */
+  /** Stops the pending timers (the trees stay as they are). */
   close(): void {
     if (this.catchUp !== null) clearTimeout(this.catchUp);
     this.catchUp = null;
+    if (this.downloadsTimer !== null) clearTimeout(this.downloadsTimer);
+    this.downloadsTimer = null;
+    for (const w of this.downloadsWaiters.splice(0)) w();
+  }
+
+  /** Resolves once the downloads are made for the latest valid content (at once if they are). */
+  downloadsSettled(): Promise<void> {
+    if (this.downloadsTimer === null) return Promise.resolve();
+    return new Promise((resolve) => this.downloadsWaiters.push(resolve));
+  }
+
+  /** Schedules the downloads' remake; returns the paths it changed when it ran at once (delay < 0). */
+  private scheduleDownloads(): string[] {
+    if (this.downloadsTimer !== null) clearTimeout(this.downloadsTimer);
+    this.downloadsTimer = null;
+    const delay = this.options.downloadsDelayMs ?? DOWNLOADS_DELAY_MS;
+    if (delay < 0) return this.remakeDownloads();
+    this.downloadsTimer = setTimeout(() => this.remakeDownloads(), delay);
+    return [];
+  }
+
+  /** Makes the downloads of the last valid model and puts them live like a rebuild's files. */
+  private remakeDownloads(): string[] {
+    this.downloadsTimer = null;
+    const model = this.basis?.site.model;
+    try {
+      if (model === undefined) return [];
+      const downloads = downloadFiles(model);
+      this.finishCatchUp();
+      // The files first, their list (sizes and hashes) after them.
+      return this.goLive((dir, tree) => applySome(dir, tree, [...downloads.files, downloads.list]));
+    } catch (err) {
+      const warn = this.options.onWarning ?? ((line: string) => process.stderr.write(`${line}\n`));
+      warn(`making the downloads failed: ${describeFault(err)}`);
+      return [];
+    } finally {
+      for (const w of this.downloadsWaiters.splice(0)) w();
+    }
   }
 
   /**

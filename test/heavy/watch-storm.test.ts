@@ -156,6 +156,7 @@ describe('watch mode, heavy', () => {
       overrides,
       env: {},
       rescanMs: 1000,
+      downloadsDelayMs: -1,
       onWarning: (w) => warnings.push(w),
     });
     const live = await serve(outDir);

@@ -393,7 +393,15 @@ export async function runRandomSequences(seed: number, run: RandomRun): Promise<
   const contentDir = writeContent(randomSite());
   const outDir = join(tempDir('pepys-watch-'), 'public');
   const coldOut = join(tempDir('pepys-cold-'), 'public');
-  const watcher = await startWatching({ contentDir, outDir, overrides, env: {}, onWarning: () => {}, ...run.options });
+  const watcher = await startWatching({
+    contentDir,
+    outDir,
+    overrides,
+    env: {},
+    onWarning: () => {},
+    downloadsDelayMs: -1,
+    ...run.options,
+  });
   const live = await serve(outDir);
   const cold = await serve(coldOut);
   const count: RunCount = { operations: 0, checkpoints: 0, invalidCheckpoints: 0 };
