@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
@@ -28,7 +29,7 @@ type Options = Omit<Parameters<typeof autocannon>[0], 'requests'> & {
 };
 type Result = Awaited<ReturnType<typeof autocannon>> & { throughput: { total: number } };
 
-const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     out: { type: 'string' },

@@ -12,6 +12,7 @@
 
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { pick, prng } from '../generator/core/random.ts';
@@ -31,7 +32,7 @@ if (outDir === undefined) {
 }
 const seconds = Number(values.seconds);
 const connectionCounts = (values.connections as string).split(',').map(Number);
-const repo = new URL('..', import.meta.url).pathname;
+const repo = fileURLToPath(new URL('..', import.meta.url));
 
 /** Resident memory of a process, in MB. */
 function rssMB(pid: number): number {

@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { type BuildRun, coldBuild, copyTree } from './cold.ts';
@@ -20,7 +21,7 @@ import { type ServerLoad, startReadiness } from './server.ts';
 import { type Figure, formatTable, judge } from './table.ts';
 import { prepareWorkload } from './workload.ts';
 
-const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
 
 Measures every figure of docs/performance.md side by side, on the whole diary (1x) and four

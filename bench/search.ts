@@ -13,6 +13,7 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { readContent, validate } from '../generator/content/load.ts';
@@ -25,7 +26,7 @@ import { coldBuild } from './cold.ts';
 import { median, Trash } from './measure.ts';
 import { prepareWorkload } from './workload.ts';
 
-const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:search -- [--runs N] [--corpus DIR]
 
 Measures search on the whole diary: warm and cold answers, the index's size, the build's cost,

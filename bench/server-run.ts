@@ -3,6 +3,7 @@
 //   node generator/cli/node-ts.mjs bench/server-run.ts <built output dir> <entry date> <connections> <seconds>
 
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadSite, queryString, rangeQueries, rangeQueryStream } from './range.ts';
 import { serverLoad } from './server.ts';
 
@@ -11,7 +12,7 @@ if (outDir === undefined || date === undefined || connections === undefined || s
   process.stderr.write('usage: server-run.ts <built output dir> <entry date> <connections> <seconds>\n');
   process.exit(2);
 }
-const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const site = loadSite(outDir);
 const path = (q: Parameters<typeof queryString>[0]) => `/api/v1/entries${queryString(q)}`;
 const kept = rangeQueries(site.entryDates, site.pageSize, 200).map(path);

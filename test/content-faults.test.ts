@@ -247,7 +247,7 @@ describe('content faults', () => {
   });
 
   it('builds the sample content as it is', async () => {
-    const { model } = await loadContent(new URL('../content', import.meta.url).pathname);
+    const { model } = await loadContent(fileURLToPath(new URL('../content', import.meta.url)));
     expect(model.entries.length).toBeGreaterThan(100);
   });
 });
