@@ -503,6 +503,13 @@ export class BuildSession {
     for (const w of this.downloadsWaiters.splice(0)) w();
   }
 
+  /** Makes the pending downloads now rather than when their timer fires; returns the paths changed. */
+  makeDownloadsNow(): string[] {
+    if (this.downloadsTimer === null) return [];
+    clearTimeout(this.downloadsTimer);
+    return this.remakeDownloads();
+  }
+
   /** Resolves once the downloads are made for the latest valid content (at once if they are). */
   downloadsSettled(): Promise<void> {
     if (this.downloadsTimer === null) return Promise.resolve();
