@@ -14,9 +14,10 @@ import { envelope, resultFragment } from './json.ts';
 import type { ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL, parsePage, totalPagesFor } from './pagination.ts';
 import { dateRange, lowerBound } from './ranges.ts';
+import { topicItemOf } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
-import { type Collection, TOPIC_KINDS, type TopicDetail, type TopicItem, type TopicKind } from './types.ts';
+import { type Collection, TOPIC_KINDS, type TopicDetail, type TopicKind } from './types.ts';
 import { collectionURL } from './urls.ts';
 
 /** The filters of one list request that are record filters, validated. */
@@ -256,19 +257,6 @@ export async function filteredPositions(
     }
   }
   return { ok: true, value: positions };
-}
-
-/** A topic's list item, from its detail: the same fields, in the contract's order. */
-function topicItemOf(d: TopicDetail): TopicItem {
-  return {
-    id: d.id,
-    title: d.title,
-    orderTitle: d.orderTitle,
-    kind: d.kind,
-    lastModifiedTime: d.lastModifiedTime,
-    apiURL: d.apiURL,
-    webURL: d.webURL,
-  };
 }
 
 const topicFragments = new WeakMap<Uint8Array, string>();

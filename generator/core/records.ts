@@ -51,6 +51,11 @@ export function entryItem(o: Origins, e: EntrySummary): EntryItem {
   };
 }
 
+/** An entry's list item, from its detail (a detail file read back): the same fields, in order. */
+export function entryItemOf(d: EntryDetail): EntryItem {
+  return { date: d.date, title: d.title, lastModifiedTime: d.lastModifiedTime, apiURL: d.apiURL, webURL: d.webURL };
+}
+
 export function entryDetail(o: Origins, e: Entry): EntryDetail {
   return {
     date: e.date,
@@ -104,6 +109,19 @@ export function topicItem(o: Origins, t: Topic): TopicItem {
     lastModifiedTime: t.lastModifiedTime,
     apiURL: topicApiURL(o.apiOrigin, t.id),
     webURL: topicWebURL(o.siteOrigin, t.id),
+  };
+}
+
+/** A topic's list item, from its detail (a detail file read back): the same fields, in order. */
+export function topicItemOf(d: TopicDetail): TopicItem {
+  return {
+    id: d.id,
+    title: d.title,
+    orderTitle: d.orderTitle,
+    kind: d.kind,
+    lastModifiedTime: d.lastModifiedTime,
+    apiURL: d.apiURL,
+    webURL: d.webURL,
   };
 }
 

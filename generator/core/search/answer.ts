@@ -11,6 +11,7 @@ import { envelope, resultFragment } from '../json.ts';
 import { entryFilters, type ListQuery } from '../lists.ts';
 import { type LinkFilters, pageURL, parsePage, totalPagesFor } from '../pagination.ts';
 import { dateRange } from '../ranges.ts';
+import { entryItemOf, topicItemOf } from '../records.ts';
 import type { SiteIndex } from '../site-index.ts';
 import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
 import { collectionURL } from '../urls.ts';
@@ -117,28 +118,8 @@ function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable
   const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
   found =
     collection === 'entries'
-      ? {
-          item: {
-            date: d.date,
-            title: d.title,
-            lastModifiedTime: d.lastModifiedTime,
-            apiURL: d.apiURL,
-            webURL: d.webURL,
-          },
-          fields: entryFields(d),
-        }
-      : {
-          item: {
-            id: d.id,
-            title: d.title,
-            orderTitle: d.orderTitle,
-            kind: d.kind,
-            lastModifiedTime: d.lastModifiedTime,
-            apiURL: d.apiURL,
-            webURL: d.webURL,
-          },
-          fields: topicFields(d),
-        };
+      ? { item: entryItemOf(d), fields: entryFields(d) }
+      : { item: topicItemOf(d), fields: topicFields(d) };
   parsedDetails.set(bytes, found);
   return found;
 }
