@@ -16,8 +16,7 @@ import { pretty } from '../core/json.ts';
 import type { Model } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, topicDetail } from '../core/records.ts';
 import { entryFields, topicFields } from '../core/search/documents.ts';
-import type { Download, DownloadList } from '../core/types.ts';
-import { categoryApiURL, categoryWebURL, entryApiURL, entryWebURL, topicApiURL, topicWebURL } from '../core/urls.ts';
+import type { CategoryDetail, Download, DownloadList, EntryDetail, TopicDetail } from '../core/types.ts';
 
 const SQL = await initSqlJs();
 
@@ -70,84 +69,101 @@ CREATE VIRTUAL TABLE entries_fts USING fts4 (content="", title, text, notes, tok
 CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, tokenize=porter);
 `;
 
-function insertAll(db: Database, sql: string, rows: Iterable<ReadonlyArray<string | number | null>>): void {
+type Cell = string | number | null;
+/** The fields of a record whose values are one cell: the columns a table can take from it. */
+type CellKeys<T> = { [K in keyof T]-?: T[K] extends Cell ? K : never }[keyof T];
+
+function insertAll(db: Database, sql: string, rows: Iterable<readonly Cell[]>): void {
   const statement = db.prepare(sql);
   try {
-    for (const row of rows) statement.run(row as (string | number | null)[]);
+    for (const row of rows) statement.run([...row]);
   } finally {
     statement.free();
   }
 }
 
-function database(model: Model, o: Origins): Uint8Array {
+/** Inserts each record's `columns` (fields of its detail, by the same names) into `table`. */
+function insertRecords<T>(
+  db: Database,
+  table: string,
+  columns: ReadonlyArray<CellKeys<T>>,
+  records: readonly T[],
+  extra: { column: string; values: readonly Cell[] } | null = null,
+): void {
+  const names = [...columns.map(String), ...(extra === null ? [] : [extra.column])];
+  insertAll(
+    db,
+    `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    records.map((r, i) => [...columns.map((c) => r[c] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])]),
+  );
+}
+
+const ENTRY_COLUMNS: ReadonlyArray<CellKeys<EntryDetail>> = [
+  'date',
+  'title',
+  'entryHTML',
+  'footnotesHTML',
+  'annotationCount',
+  'lastAnnotationTime',
+  'lastModifiedTime',
+  'apiURL',
+  'webURL',
+];
+const CATEGORY_COLUMNS: ReadonlyArray<CellKeys<CategoryDetail>> = [
+  'slug',
+  'title',
+  'topicCount',
+  'depth',
+  'apiURL',
+  'webURL',
+];
+const TOPIC_COLUMNS: ReadonlyArray<CellKeys<TopicDetail>> = [
+  'id',
+  'title',
+  'orderTitle',
+  'wheatleyHTML',
+  'tooltipText',
+  'wikipediaURL',
+  'thumbnailURL',
+  'annotationCount',
+  'lastAnnotationTime',
+  'kind',
+  'latitude',
+  'longitude',
+  'zoom',
+  'shape',
+  'lastModifiedTime',
+  'apiURL',
+  'webURL',
+];
+
+/** Every record's detail, as the API gives it, in the lists' order. */
+interface Details {
+  entries: EntryDetail[];
+  categories: CategoryDetail[];
+  topics: TopicDetail[];
+}
+
+function database(model: Model, d: Details): Uint8Array {
   const db = new SQL.Database();
   try {
     db.run('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;');
     db.run(SCHEMA);
     db.run('BEGIN');
-    insertAll(
-      db,
-      'INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      model.entries.map((e) => [
-        e.date,
-        e.title,
-        e.entryHTML,
-        e.footnotesHTML,
-        e.annotationCount,
-        e.lastAnnotationTime,
-        e.lastModifiedTime,
-        entryApiURL(o.apiOrigin, e.date),
-        entryWebURL(o.siteOrigin, e.date),
-      ]),
-    );
+    insertRecords(db, 'entries', ENTRY_COLUMNS, d.entries);
     insertAll(
       db,
       'INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
-      model.entries.map((e, i) => [i + 1, ...entryFields(e)]),
+      d.entries.map((e, i) => [i + 1, ...entryFields(e)]),
     );
-    insertAll(
-      db,
-      'INSERT INTO categories VALUES (?, ?, ?, ?, ?, ?, ?)',
-      model.categories.map((c) => {
-        const ancestors = model.categoryAncestors.get(c.slug) ?? [];
-        return [
-          c.slug,
-          c.title,
-          (model.categoryTopics.get(c.slug) ?? []).length,
-          ancestors.length + 1,
-          c.parent,
-          categoryApiURL(o.apiOrigin, c.slug),
-          categoryWebURL(o.siteOrigin, ancestors, c.slug),
-        ];
-      }),
-    );
-    insertAll(
-      db,
-      'INSERT INTO topics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      model.topics.map((t) => [
-        t.id,
-        t.title,
-        t.orderTitle,
-        t.wheatleyHTML,
-        t.tooltipText,
-        t.wikipediaURL,
-        t.thumbnailURL,
-        t.annotationCount,
-        t.lastAnnotationTime,
-        t.kind,
-        t.latitude,
-        t.longitude,
-        t.zoom,
-        t.shape,
-        t.lastModifiedTime,
-        topicApiURL(o.apiOrigin, t.id),
-        topicWebURL(o.siteOrigin, t.id),
-      ]),
-    );
+    // A category's links to its ancestors become its parent's slug.
+    const parents = { column: 'parent', values: model.categories.map((c) => c.parent) };
+    insertRecords(db, 'categories', CATEGORY_COLUMNS, d.categories, parents);
+    insertRecords(db, 'topics', TOPIC_COLUMNS, d.topics);
     insertAll(
       db,
       'INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
-      model.topics.map((t) => [t.id, ...topicFields(t)]),
+      d.topics.map((t) => [t.id, ...topicFields(t)]),
     );
     insertAll(
       db,
@@ -173,11 +189,17 @@ function database(model: Model, o: Origins): Uint8Array {
 /** The whole-data files, by name, in the order the list gives them. */
 function downloadBodies(model: Model): Map<string, Uint8Array> {
   const o: Origins = { apiOrigin: model.config.apiOrigin, siteOrigin: model.config.siteOrigin };
+  // Each detail made once, for its NDJSON line and its row.
+  const d: Details = {
+    entries: model.entries.map((e) => entryDetail(o, e)),
+    categories: model.categories.map((c) => categoryDetail(o, model, c)),
+    topics: model.topics.map((t) => topicDetail(o, model, t)),
+  };
   return new Map([
-    ['entries.ndjson.gz', ndjson(model.entries.map((e) => entryDetail(o, e)))],
-    ['categories.ndjson.gz', ndjson(model.categories.map((c) => categoryDetail(o, model, c)))],
-    ['topics.ndjson.gz', ndjson(model.topics.map((t) => topicDetail(o, model, t)))],
-    ['diary.sqlite', database(model, o)],
+    ['entries.ndjson.gz', ndjson(d.entries)],
+    ['categories.ndjson.gz', ndjson(d.categories)],
+    ['topics.ndjson.gz', ndjson(d.topics)],
+    ['diary.sqlite', database(model, d)],
   ]);
 }
 
