@@ -9,7 +9,6 @@
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/temp.ts';
@@ -52,17 +51,6 @@ function readmeLines(): Line[] {
   return out;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** A copy of the repository as git would check it out (its own git history of one commit). */
 function checkout(): string {
   const dir = join(tempDir('pepys-readme-', { disk: true }), 'repo');
@@ -99,8 +87,8 @@ function run(command: string, cwd: string): Promise<{ code: number | null; outpu
   });
 }
 
-/** Starts a server line in the background; resolves once it serves. */
-function serve(command: string, cwd: string): Promise<ChildProcess> {
+/** Starts a server line in the background; resolves once it serves, with the origin it serves. */
+function serve(command: string, cwd: string): Promise<{ child: ChildProcess; origin: string }> {
   return new Promise((resolve, reject) => {
     // Its own process group: npm runs the server as a child of its own, and stopping it means
     // stopping both.
@@ -109,9 +97,10 @@ function serve(command: string, cwd: string): Promise<ChildProcess> {
     const timer = setTimeout(() => reject(new Error(`${command}: not serving after 120 s:\n${output}`)), 120_000);
     const seen = (d: Buffer) => {
       output += d;
-      if (/^Serving /m.test(output)) {
+      const serving = /^Serving .* at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/m.exec(output);
+      if (serving !== null) {
         clearTimeout(timer);
-        resolve(child);
+        resolve({ child, origin: serving[1] as string });
       }
     };
     child.stdout.on('data', seen);
@@ -137,9 +126,9 @@ describe("the README's commands", () => {
     const unclassified: string[] = [];
     const skipped: string[] = [];
     const dir = checkout();
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
+    // The server the README's lines talk to: started on a port the system picks.
     let server: ChildProcess | null = null;
+    let origin = '';
     const ran: string[] = [];
     try {
       for (const { command: original } of lines) {
@@ -150,16 +139,16 @@ describe("the README's commands", () => {
           skipped.push(`${original}: ${reason[1]}`);
           continue;
         }
-        // The README's port and paths, made this run's: a free port, the corpus where it is.
+        // The README's port and paths, made this run's: the server's port, the corpus where it is.
         command = command
-          .replaceAll('127.0.0.1:8888', `127.0.0.1:${port}`)
+          .replaceAll('http://127.0.0.1:8888', origin)
           .replaceAll('http://192.168.1.20:8888', origin)
           .replaceAll('../shared/corpus/standard-ebooks-pepys-diary', CORPUS)
           // Fail on an HTTP error, as a reader would notice one.
           .replace(/^curl /, 'curl -f ');
         if (/^npm start\b/.test(command)) {
           await stop(server);
-          server = await serve(command.replace(/^npm start( --)?/, `npm start -- --port ${port}`), dir);
+          ({ child: server, origin } = await serve(command.replace(/^npm start( --)?/, 'npm start -- --port 0'), dir));
           ran.push(original);
           continue;
         }
