@@ -6,7 +6,7 @@
 //
 //   npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ import { median, mustRun, sleep, Trash } from './measure.ts';
 import { loadSite, rangeAnswerMicros } from './range.ts';
 import { type ServerLoad, startReadiness } from './server.ts';
 import { type Figure, formatTable, judge } from './table.ts';
-import { prepareWorkload } from './workload.ts';
+import { prepareWorkload, sizeOf } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
@@ -379,16 +379,5 @@ writeFileSync(cleanedAt, String(Date.now()));
 // What stays is the prepared workloads, reused by the next run while the corpus and the
 // importer are unchanged: say where and how big.
 log(
-  `kept for the next run: ${work} (${(treeBytes(work) / 1024 ** 3).toFixed(1)} GiB, the prepared workloads); rm -rf ${work} removes it`,
+  `kept for the next run: ${work} (${(sizeOf(work).bytes / 1024 ** 3).toFixed(1)} GiB, the prepared workloads); rm -rf ${work} removes it`,
 );
-
-/** The bytes of every file under `dir`. */
-function treeBytes(dir: string): number {
-  let n = 0;
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, d.name);
-    if (d.isDirectory()) n += treeBytes(path);
-    else if (d.isFile()) n += statSync(path).size;
-  }
-  return n;
-}

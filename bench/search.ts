@@ -11,7 +11,7 @@
 //   index is about the build less that time);
 // - the counts of a few real queries.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail } from '../generator/cli/exit.ts';
@@ -24,7 +24,7 @@ import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { searchIndexFiles } from '../generator/render/search-index.ts';
 import { coldBuild } from './cold.ts';
 import { median, Trash } from './measure.ts';
-import { prepareWorkload } from './workload.ts';
+import { prepareWorkload, sizeOf } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:search -- [--runs N] [--corpus DIR]
@@ -89,19 +89,7 @@ const encoder = new TextEncoder();
 let textBytes = 0;
 for (const e of model.entries) for (const f of entryFields(e)) textBytes += encoder.encode(f).length;
 for (const t of model.topics) for (const f of topicFields(t)) textBytes += encoder.encode(f).length;
-let indexBytes = 0;
-let indexFiles = 0;
-const walk = (dir: string) => {
-  for (const name of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, name.name);
-    if (name.isDirectory()) walk(p);
-    else {
-      indexBytes += statSync(p).size;
-      indexFiles++;
-    }
-  }
-};
-walk(join(out, '_data', 'search'));
+const { bytes: indexBytes, files: indexFiles } = sizeOf(join(out, '_data', 'search'));
 
 log('warm answers …');
 const loaded = parseSiteIndex(readFileSync(join(out, SITE_INDEX_FILE), 'utf8'));

@@ -42,7 +42,8 @@ function stampOf(repo: string, corpus: string, scale: number): string {
   return h.digest('hex');
 }
 
-function sizeOf(dir: string): { files: number; bytes: number } {
+/** The number and total size of the files under `dir`. */
+export function sizeOf(dir: string): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
   walk(dir, (p) => {
