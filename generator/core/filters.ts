@@ -163,14 +163,8 @@ function topicOrder(site: SiteIndex): readonly number[] {
 }
 
 function positionOfId(ids: readonly number[], id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((ids[mid] as number) < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return ids[lo] === id ? lo : -1;
+  const i = lowerBound(ids, id);
+  return ids[i] === id ? i : -1;
 }
 
 /** Ascending positions in both ascending lists. */

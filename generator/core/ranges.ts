@@ -2,13 +2,13 @@
 
 import type { IsoDate } from './types.ts';
 
-/** Index of the first item >= `date` in a sorted list (dates, or any strings). */
-export function lowerBound(dates: readonly IsoDate[], date: IsoDate): number {
+/** Index of the first item >= `value` in an ascending list (dates, any strings, or numbers). */
+export function lowerBound<T extends string | number>(sorted: readonly T[], value: T): number {
   let lo = 0;
-  let hi = dates.length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((dates[mid] as IsoDate) < date) lo = mid + 1;
+    if ((sorted[mid] as T) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
