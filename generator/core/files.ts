@@ -35,12 +35,14 @@ export const DOWNLOAD_TYPES: ReadonlyMap<string, string> = new Map([
 export function downloadFile(name: string): string {
   return `api/v1/downloads/${name}`;
 }
+/** The whole-data files, as files of the output (their list, DOWNLOADS_FILE, is not one of them). */
+export const DOWNLOAD_FILES: readonly string[] = [...DOWNLOAD_TYPES.keys()].map(downloadFile);
 /**
  * The URL paths of the whole-data files. The CDNs serve these as static files, bypassing the
  * function (Netlify's `excludedPath`, Cloudflare's `run_worker_first` exclusions): a function
  * would read and hash megabytes on every request for bytes that never change within a deploy.
  */
-export const DOWNLOAD_PATHS: readonly string[] = [...DOWNLOAD_TYPES.keys()].map((name) => `/${downloadFile(name)}`);
+export const DOWNLOAD_PATHS: readonly string[] = DOWNLOAD_FILES.map((file) => `/${file}`);
 /** The headers rules of the CDNs for their static files (the downloads), in the `_headers` format both read. */
 export const STATIC_HEADERS_FILE = '_headers';
 /** The search index of a collection (see core/search/): its documents' statistics... */

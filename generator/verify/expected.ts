@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigOverrides } from '../content/config.ts';
 import { ContentError } from '../content/problems.ts';
-import { DOWNLOAD_TYPES, downloadFile, SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
+import { DOWNLOAD_FILES, SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import type { ReadFile } from '../core/handler.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
@@ -28,7 +28,7 @@ export interface ExpectedSite {
 }
 
 const encoder = new TextEncoder();
-const DOWNLOAD_FILES: ReadonlySet<string> = new Set([...DOWNLOAD_TYPES.keys()].map(downloadFile));
+const BINARY_FILES: ReadonlySet<string> = new Set(DOWNLOAD_FILES);
 const decoder = new TextDecoder();
 
 const ALNUM = /[A-Za-z0-9]/;
@@ -111,7 +111,7 @@ export function expectedFromBuilt(
     try {
       const bytes = await readFile(join(dir, file));
       // A download's bytes are compared as they are (never mapped: see checks.ts).
-      return DOWNLOAD_FILES.has(file) ? bytes : map(bytes);
+      return BINARY_FILES.has(file) ? bytes : map(bytes);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;

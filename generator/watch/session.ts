@@ -27,7 +27,7 @@ import type { ParsedFile } from '../content/parse-file.ts';
 import { ContentError, formatProblem, type Problem, sortProblems } from '../content/problems.ts';
 import { describeError } from '../content/read-file.ts';
 import { updateContent } from '../content/update.ts';
-import { DOWNLOADS_FILE, SITE_INDEX_FILE } from '../core/files.ts';
+import { DOWNLOAD_FILES, DOWNLOADS_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { discard } from '../output/trash.ts';
 import { prepareOutput, writeFiles } from '../output/writer.ts';
@@ -57,11 +57,8 @@ export interface SessionOptions extends LoadOptions {
 /** See SessionOptions.downloadsDelayMs. */
 const DOWNLOADS_DELAY_MS = 1000;
 
-/** Whether a path is one of the downloads (their files and their list). */
-function isDownload(path: string): boolean {
-  return path.startsWith(DOWNLOADS_DIR);
-}
-const DOWNLOADS_DIR = `${dirname(DOWNLOADS_FILE)}/`;
+/** The downloads' paths in the output: their files and their list. */
+const DOWNLOADS = [...DOWNLOAD_FILES, DOWNLOADS_FILE];
 
 export interface RebuildOptions {
   /** List every file and compare it with what was read, whatever the paths (see content/update.ts). */
@@ -357,7 +354,10 @@ export class BuildSession {
         files = renderSite(v.model, this.memo, { fragments: (f) => (fragments = f), withoutDownloads: true });
         this.memo.sweep();
         // The downloads stay as they are until they are made again (scheduleDownloads).
-        for (const [path, body] of this.trees[this.live]) if (isDownload(path)) files.push({ path, body });
+        for (const path of DOWNLOADS) {
+          const body = this.trees[this.live].get(path);
+          if (body !== undefined) files.push({ path, body });
+        }
       } catch (err) {
         // Whatever the memo holds after a failed render is not trusted again.
         this.memo = new RenderMemo();
