@@ -17,7 +17,6 @@ import type { Server } from 'node:http';
 import { type AddressInfo, createServer as createGate, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { build } from '../build.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lockOutput } from '../output/lock.ts';
 import { snapshotOutput } from '../output/snapshot.ts';
@@ -190,6 +189,9 @@ if (building) {
       });
       closeWatcher = () => watcher.close();
     } else {
+      // Loaded only here (after the port is bound), like the watch mode: the renderers bring the
+      // downloads' SQLite engine, tens of milliseconds to start, which --no-build never needs.
+      const { build } = await import('../build.ts');
       await build({ contentDir, outDir, quiet: values.quiet === true, overrides: siteOverrides, env: {} });
     }
   } catch (err) {
