@@ -110,6 +110,10 @@ describe('search answers', () => {
       // Eight words before the first match, then the rest of this short text.
       snippet: '… the office. And so to bed with the <mark>plague</mark> near.',
     });
+    // The page is assembled from kept fragments: the bytes of the contract's JSON of the whole.
+    expect(r.text).toBe(JSON.stringify(r.json, null, 2));
+    const again = await get('/api/v1/entries?search=plagues&end=1660-02-29');
+    expect(again.text).toBe(r.text);
     const page3 = await get('/api/v1/entries?search=plagues&end=1660-02-29&page=3');
     expect(page3.json.results.map((e: { date: string }) => e.date).at(-1)).toBe('1660-02-28');
     expect((await get('/api/v1/entries?search=plagues&end=1660-02-29&page=4')).status).toBe(404);

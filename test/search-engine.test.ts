@@ -18,7 +18,7 @@ import {
 } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
 import { snippet } from '../generator/core/search/snippet.ts';
-import { terms } from '../generator/core/search/tokenize.ts';
+import { type TextWords, terms, textWords } from '../generator/core/search/tokenize.ts';
 import { collectionIndexFiles } from '../generator/render/search-index.ts';
 
 /** A few words, some sharing a stem, some with diacritics, some that are stop words elsewhere. */
@@ -129,7 +129,14 @@ describe('search engine', () => {
         const wanted = parsed.value.clauses.flat().filter((t) => !t.negated);
         for (const doc of found.docs) {
           const fields = docs[doc] as Fields;
-          expect(snippet(fields, wanted, found.firstAt(doc))).toBe(snippet(fields, wanted));
+          const expected = snippet(fields, wanted);
+          expect(snippet(fields, wanted, found.firstAt(doc))).toBe(expected);
+          // With the fields' words kept, as a server keeps them: the first time and once read.
+          const kept: TextWords[] = fields.map(textWords);
+          const wordsOf = (f: number) => kept[f] as TextWords;
+          expect(snippet(fields, wanted, found.firstAt(doc), wordsOf)).toBe(expected);
+          expect(snippet(fields, wanted, found.firstAt(doc), wordsOf)).toBe(expected);
+          expect(snippet(fields, wanted, undefined, wordsOf)).toBe(expected);
         }
       }),
       { numRuns: 200 },

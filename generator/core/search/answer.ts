@@ -21,6 +21,7 @@ import { parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
 import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
 import { snippet as snippetOf } from './snippet.ts';
+import { type TextWords, textWords } from './tokenize.ts';
 
 const decoder = new TextDecoder();
 
@@ -106,11 +107,32 @@ function queryWords(query: SearchQuery): string[] {
 
 /** What a search answer needs of a record's detail file: its list item and its searched fields. */
 interface Searchable {
-  item: EntryItem | TopicItem;
+  /** The list item as a result fragment (core/json.ts), less its closing brace. */
+  head: string;
   fields: Fields;
+  /** Each field's words, kept from the first snippet that reads them. */
+  words: Array<TextWords | undefined>;
 }
 
 const parsedDetails = new WeakMap<Uint8Array, Searchable>();
+
+const CLOSE = '\n    }';
+/** The field a search adds to each item (core/types.ts's Searched). */
+const SNIPPET: Exclude<keyof Searched<EntryItem>, keyof EntryItem> = 'snippet';
+
+/** An item's result fragment without its last line, for a field to be added after the others. */
+function openFragment(item: EntryItem | TopicItem): string {
+  const fragment = resultFragment(item);
+  return fragment.slice(0, fragment.length - CLOSE.length);
+}
+
+/**
+ * The result fragment of an item with its snippet added as its last field: the bytes of
+ * resultFragment({ ...item, snippet }) (test/search-answer.test.ts), from a fragment kept a record.
+ */
+function withSnippet(head: string, snippet: string): string {
+  return `${head},\n      "${SNIPPET}": ${JSON.stringify(snippet)}${CLOSE}`;
+}
 
 function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable {
   let found = parsedDetails.get(bytes);
@@ -118,8 +140,8 @@ function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable
   const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
   found =
     collection === 'entries'
-      ? { item: entryItemOf(d), fields: entryFields(d) }
-      : { item: topicItemOf(d), fields: topicFields(d) };
+      ? { head: openFragment(entryItemOf(d)), fields: entryFields(d), words: [] }
+      : { head: openFragment(topicItemOf(d)), fields: topicFields(d), words: [] };
   parsedDetails.set(bytes, found);
   return found;
 }
@@ -184,14 +206,22 @@ async function runSearch(
   if (page === null) return errorAnswer(INVALID_PAGE);
   const onPage = matches.slice((page - 1) * site.pageSize, page * site.pageSize);
   const wanted = query.clauses.flat().filter((term) => !term.negated);
-  const items: Array<Searched<EntryItem> | Searched<TopicItem>> = [];
+  const fragments: string[] = [];
   for (const doc of onPage) {
     const file = detailFile(collection, String(keys[doc]));
     const bytes = await readFile(file);
     if (bytes === null) return incomplete(file, 'missing');
-    const { item, fields } = searchable(collection, bytes);
+    const record = searchable(collection, bytes);
+    const wordsOf = (field: number): TextWords => {
+      let words = record.words[field];
+      if (words === undefined) {
+        words = textWords(record.fields[field] as string);
+        record.words[field] = words;
+      }
+      return words;
+    };
     // The item's fields in the contract's order, then the snippet.
-    items.push({ ...item, snippet: snippetOf(fields, wanted, found.firstAt(doc)) });
+    fragments.push(withSnippet(record.head, snippetOf(record.fields, wanted, found.firstAt(doc), wordsOf)));
   }
   const listURL = collectionURL(site.apiOrigin, collection);
   return {
@@ -204,7 +234,7 @@ async function runSearch(
         nextPageURL: page < totalPages ? pageURL(listURL, filters, page + 1) : null,
         previousPageURL: page > 1 ? pageURL(listURL, filters, page - 1) : null,
       },
-      items.map(resultFragment),
+      fragments,
     ),
   };
 }

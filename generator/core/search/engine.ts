@@ -77,6 +77,21 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
   return found;
 }
 
+// The average weighted length of a collection's documents, by its lengths (kept while they are).
+const averages = new WeakMap<object, number>();
+
+function averageLength(stats: DocumentStats, weightedLength: (doc: number) => number): number {
+  const key = stats.lengths as object;
+  let average = averages.get(key);
+  if (average === undefined) {
+    let total = 0;
+    for (let doc = 0; doc < stats.count; doc++) total += weightedLength(doc);
+    average = stats.count > 0 && total > 0 ? total / stats.count : 1;
+    averages.set(key, average);
+  }
+  return average;
+}
+
 const K1 = 1.2;
 const B = 0.75;
 
@@ -138,23 +153,30 @@ function matching(
   for (const clause of query.clauses)
     for (const term of clause) occurrences.set(term, phraseStarts(term.words, postings));
 
-  const holds = (doc: number): boolean =>
-    query.clauses.every((clause) =>
-      clause.some((term) => (occurrences.get(term) as Map<number, number[]>).has(doc) !== term.negated),
-    );
   // Only the documents of a clause without exclusions can match, when there is one: the smallest
   // such clause's documents are the candidates; else every document is.
   let candidates: number[] | null = null;
+  let chosen: Term[] | null = null;
   for (const clause of query.clauses) {
     if (clause.some((term) => term.negated)) continue;
-    const docs = new Set<number>();
-    for (const term of clause) for (const doc of (occurrences.get(term) as Map<number, number[]>).keys()) docs.add(doc);
-    if (candidates === null || docs.size < candidates.length) candidates = [...docs];
+    const found = clause.map((term) => occurrences.get(term) as Map<number, number[]>);
+    const size = found.reduce((n, docs) => n + docs.size, 0);
+    if (candidates !== null && size >= candidates.length) continue;
+    // One term's documents are already in ascending order (the postings' order).
+    candidates =
+      found.length === 1
+        ? [...(found[0] as Map<number, number[]>).keys()]
+        : [...new Set(found.flatMap((docs) => [...docs.keys()]))].sort((a, b) => a - b);
+    chosen = clause;
   }
+  // The candidates hold the clause they come from: only the others are asked.
+  const others = query.clauses.filter((clause) => clause !== chosen);
+  const holds = (doc: number): boolean =>
+    others.every((clause) =>
+      clause.some((term) => (occurrences.get(term) as Map<number, number[]>).has(doc) !== term.negated),
+    );
   const matches =
-    candidates === null
-      ? Array.from({ length: count }, (_, doc) => doc).filter(holds)
-      : candidates.sort((a, b) => a - b).filter(holds);
+    candidates === null ? Array.from({ length: count }, (_, doc) => doc).filter(holds) : candidates.filter(holds);
   if (ordering === 'natural' || matches.length < 2) return matches;
 
   const positive = [...occurrences].filter(([term]) => !term.negated);
@@ -164,9 +186,7 @@ function matching(
       n += (stats.weights[f] as number) * (stats.lengths[doc * FIELD_COUNT + f] as number);
     return n;
   };
-  let total = 0;
-  for (let doc = 0; doc < count; doc++) total += weightedLength(doc);
-  const average = count > 0 && total > 0 ? total / count : 1;
+  const average = averageLength(stats, weightedLength);
   const score = new Map<number, number>();
   for (const doc of matches) {
     const starts = fieldStarts(stats.lengths, doc);

@@ -5,13 +5,15 @@
 
 import type { Fields } from './documents.ts';
 import type { Term } from './query.ts';
-import { type Token, tokenize, tokenizeFrom } from './tokenize.ts';
+import { type TextWords, type Token, tokenize, tokenizeFrom } from './tokenize.ts';
 
 const BEFORE = 8;
 const AFTER = 16;
 
+const SPECIAL = /[&<>"']/;
+
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : text;
 }
 
 /** Collapses runs of white space, as the excerpt is one line. */
@@ -28,28 +30,34 @@ function firstMatch(
   text: string,
   terms: readonly Term[],
   skip: number,
+  words?: TextWords,
 ): { tokens: Token[]; first: number; marks: boolean[]; at: number } {
   const longest = Math.max(1, ...terms.map((t) => t.words.length));
   const marks: boolean[] = [];
   let at = -1;
   let seen = 0;
-  const { tokens, first } = tokenizeFrom(text, skip, (sofar) => {
-    // Occurrences that end at each word read since the last call.
-    for (; seen < sofar.length; seen++) {
-      marks.push(false);
-      for (const term of terms) {
-        const n = term.words.length;
-        const from = seen - n + 1;
-        if (from < 0) continue;
-        let all = true;
-        for (let k = 0; k < n && all; k++) all = sofar[from + k]?.term === term.words[k];
-        if (!all) continue;
-        for (let k = from; k <= seen; k++) marks[k] = true;
-        if (at === -1 || from < at) at = from;
+  const { tokens, first } = tokenizeFrom(
+    text,
+    skip,
+    (sofar) => {
+      // Occurrences that end at each word read since the last call.
+      for (; seen < sofar.length; seen++) {
+        marks.push(false);
+        for (const term of terms) {
+          const n = term.words.length;
+          const from = seen - n + 1;
+          if (from < 0) continue;
+          let all = true;
+          for (let k = 0; k < n && all; k++) all = sofar[from + k]?.term === term.words[k];
+          if (!all) continue;
+          for (let k = from; k <= seen; k++) marks[k] = true;
+          if (at === -1 || from < at) at = from;
+        }
       }
-    }
-    return at !== -1 && sofar.length > at + AFTER + longest;
-  });
+      return at !== -1 && sofar.length > at + AFTER + longest;
+    },
+    words,
+  );
   return { tokens, first, marks, at };
 }
 
@@ -69,25 +77,35 @@ function excerpt(text: string, tokens: readonly Token[], first: number, at: numb
     const t = tokens[i] as Token;
     // Several words may come from one written run (a ligature): the run is marked once.
     if (t.start < cursor || marks[i] !== true) continue;
-    out += `${escapeHtml(oneLine(text.slice(cursor, t.start)))}<mark>${escapeHtml(text.slice(t.start, t.end))}</mark>`;
+    out += `${escapeHtml(text.slice(cursor, t.start))}<mark>${escapeHtml(text.slice(t.start, t.end))}</mark>`;
     cursor = t.end;
   }
-  out += escapeHtml(oneLine(text.slice(cursor, cut ? last.end : text.length)));
+  out += escapeHtml(text.slice(cursor, cut ? last.end : text.length));
+  // Once for the whole: a marked word holds no white space, and escaping makes none.
+  out = oneLine(out);
   return cut ? `${out} …` : out;
 }
 
 /**
  * The snippet of a document's fields for the terms a query looks for (not those it excludes).
  * `firstAt` may say, for each field, the number of the word where the first occurrence starts
- * (-1 for none), as the index knows it: the field is then read from a little before it.
+ * (-1 for none), as the index knows it: the field is then read from a little before it, and
+ * `wordsOf` may give a field's TextWords (kept by a caller that cuts many snippets of it), so
+ * that the words before are not read, nor those read before read again.
  */
-export function snippet(fields: Fields, terms: readonly Term[], firstAt?: readonly number[]): string {
+export function snippet(
+  fields: Fields,
+  terms: readonly Term[],
+  firstAt?: readonly number[],
+  wordsOf?: (field: number) => TextWords,
+): string {
   const [title, text] = fields;
   for (const f of [1, 2, 0]) {
     const known = firstAt?.[f];
     if (known === -1) continue;
     const field = fields[f] as string;
-    const { tokens, first, marks, at } = firstMatch(field, terms, Math.max(0, (known ?? 0) - BEFORE));
+    const skip = Math.max(0, (known ?? 0) - BEFORE);
+    const { tokens, first, marks, at } = firstMatch(field, terms, skip, wordsOf?.(f));
     if (at !== -1) return excerpt(field, tokens, first, at, marks).trim();
   }
   // Nothing to mark (a query of exclusions only): the text's first words.

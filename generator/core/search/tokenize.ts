@@ -84,14 +84,47 @@ export function tokenize(text: string, enough?: (tokens: readonly Token[]) => bo
 }
 
 /**
+ * A text's words as a reader of many excerpts of it keeps them: where the written run of each
+ * word starts and ends (a run that gives several words is named for each), and each word's term
+ * once it has been read.
+ */
+export interface TextWords {
+  starts: Int32Array;
+  ends: Int32Array;
+  terms: Array<string | undefined>;
+}
+
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
+
+/** The TextWords of a text, no term read yet. */
+export function textWords(text: string): TextWords {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  // The same runs as eachRun's, found by the regular expression engine (for a whole text, many
+  // times faster than a loop that stops early and is meant for short reads).
+  const runs = /[\p{L}\p{M}\p{N}]+/gu;
+  for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
+    const n = ASCII_WORD.test(m[0]) ? 1 : termsOfRun(m[0]).length;
+    for (let k = 0; k < n; k++) {
+      starts.push(m.index);
+      ends.push(m.index + m[0].length);
+    }
+  }
+  return { starts: Int32Array.from(starts), ends: Int32Array.from(ends), terms: new Array(starts.length) };
+}
+
+/**
  * As tokenize, but the first `skip` words are only counted (cheaply: a run of ASCII letters and
- * digits is one word), not returned; `first` is the number of the first word returned.
+ * digits is one word), not returned; `first` is the number of the first word returned. Given the
+ * text's TextWords, the skipped words are not read at all, and the words read are kept there.
  */
 export function tokenizeFrom(
   text: string,
   skip: number,
   enough?: (tokens: readonly Token[]) => boolean,
+  words?: TextWords,
 ): { tokens: Token[]; first: number } {
+  if (words !== undefined) return tokenizeKept(text, skip, words, enough);
   const tokens: Token[] = [];
   let counted = 0;
   eachRun(text, (start, end) => {
@@ -106,6 +139,36 @@ export function tokenizeFrom(
     return enough?.(tokens);
   });
   return { tokens, first: counted };
+}
+
+function tokenizeKept(
+  text: string,
+  skip: number,
+  words: TextWords,
+  enough?: (tokens: readonly Token[]) => boolean,
+): { tokens: Token[]; first: number } {
+  const { starts, ends, terms } = words;
+  const count = starts.length;
+  const tokens: Token[] = [];
+  if (skip >= count) return { tokens, first: count };
+  // From the first word of the run that holds word `skip`.
+  let k = skip;
+  while (k > 0 && starts[k - 1] === starts[skip]) k--;
+  const first = k;
+  while (k < count) {
+    const start = starts[k] as number;
+    const end = ends[k] as number;
+    if (terms[k] === undefined) {
+      const read = termsOfRun(text.slice(start, end));
+      for (let j = 0; j < read.length; j++) terms[k + j] = read[j];
+    }
+    do {
+      tokens.push({ term: terms[k] as string, start, end });
+      k++;
+    } while (k < count && starts[k] === start);
+    if (enough?.(tokens) === true) break;
+  }
+  return { tokens, first };
 }
 
 /**
