@@ -8,7 +8,12 @@
 // run, the requests, the answers by status class, the 5xx and socket errors, the latency
 // percentiles and the server's resident memory before and after.
 //
-//   node generator/cli/node-ts.mjs bench/load.ts <built output dir> [--seconds 30] [--connections 100,500]
+// With `--mix searches` (issue 16's load target), every request is a distinct search instead: one
+// to three words of the diary's own text, some quoted as phrases, some excluded or joined by `or`,
+// over entries or topics, in either order, on their first pages; none is asked twice, so no
+// answer comes from a cache of answers.
+//
+//   node generator/cli/node-ts.mjs bench/load.ts <built output dir> [--seconds 30] [--connections 100,500] [--mix all|searches]
 
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -21,7 +26,11 @@ import { startServer } from './server.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '30' }, connections: { type: 'string', default: '100,500' } },
+  options: {
+    seconds: { type: 'string', default: '30' },
+    connections: { type: 'string', default: '100,500' },
+    mix: { type: 'string', default: 'all' },
+  },
 });
 const outDir = positionals[0];
 if (outDir === undefined) {
@@ -112,11 +121,47 @@ async function mixedRequests(origin: string, count: number): Promise<Request[]> 
   });
 }
 
+/** Distinct searches made of words of the diary's entries (their detail files), `count` of them. */
+function distinctSearches(count: number): Request[] {
+  const site = loadSite(outDir as string);
+  const rand = prng(1665);
+  const words = new Set<string>();
+  for (let i = 0; words.size < 3000 && i < 400; i++) {
+    const file = `${outDir}/api/v1/entries/${pick(rand, site.entryDates)}.json`;
+    const html = (JSON.parse(readFileSync(file, 'utf8')) as { entryHTML: string }).entryHTML;
+    for (const w of html.replace(/<[^>]*>/g, ' ').match(/[A-Za-z]{2,}/g) ?? []) words.add(w.toLowerCase());
+  }
+  const vocabulary = [...words];
+  const seen = new Set<string>();
+  const out: Request[] = [];
+  while (out.length < count) {
+    const n = 1 + rand(3);
+    const parts = Array.from({ length: n }, () => pick(rand, vocabulary));
+    const style = rand(6);
+    const text =
+      style === 0 && n > 1
+        ? `"${parts.join(' ')}"`
+        : style === 1 && n > 1
+          ? parts.join(' or ')
+          : style === 2 && n > 1
+            ? `${parts.slice(0, -1).join(' ')} -${parts.at(-1)}`
+            : parts.join(' ');
+    const list = rand(4) === 0 ? 'topics' : 'entries';
+    const ordering = rand(3) === 0 ? '&ordering=relevance' : '';
+    const path = `/api/v1/${list}?search=${encodeURIComponent(text)}${ordering}`;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push({ method: 'GET', path });
+  }
+  return out;
+}
+
 const { child, origin } = await startServer(repo, outDir as string);
 try {
-  const requests = await mixedRequests(origin, 5000);
+  const searches = values.mix === 'searches';
+  const requests = searches ? distinctSearches(400_000) : await mixedRequests(origin, 5000);
   process.stdout.write(
-    `server ${origin} over ${outDir}; ${requests.length} mixed requests in rotation; load average ${loadavg()
+    `server ${origin} over ${outDir}; ${requests.length} ${searches ? 'distinct searches, none asked twice' : 'mixed requests in rotation'}; load average ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}\n`,
   );
@@ -138,6 +183,8 @@ try {
     const r = await autocannon({ url: origin, connections, duration: seconds, requests: rotation });
     const after = rssMB(child.pid as number);
     const fivexx = r['5xx'];
+    if (next > requests.length)
+      process.stdout.write(`(the rotation wrapped: ${next - requests.length} requests repeated earlier ones)\n`);
     process.stdout.write(
       `${connections} connections, ${seconds} s: ${r.requests.total.toLocaleString('en')} requests (${Math.round(r.requests.average).toLocaleString('en')}/s); ` +
         `2xx ${r['2xx']}, 3xx ${r['3xx']}, 4xx ${r['4xx']}, 5xx ${fivexx}; socket errors ${r.errors}, timeouts ${r.timeouts}; ` +

@@ -12,8 +12,8 @@
 // compressed each time. The levels are chosen for speed: see the figures in docs/browsing.md.
 
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { boundedCache } from '../core/bounded-cache.ts';
 import type { ContentCoder } from '../core/handler.ts';
-import { boundedCache } from './bounded-cache.ts';
 
 export type Coding = 'br' | 'gzip';
 

@@ -5,7 +5,7 @@
 //
 // The handler's answer is a function of the generation of the site and of the request: its
 // method, its target and the few headers it reads (ANSWER_HEADERS). So each generation keeps its
-// answers by those (site.ts, bounded-cache.ts), and a request asked before is answered without the
+// answers by those (site.ts, core/bounded-cache.ts), and a request asked before is answered without the
 // handler: no parsing of the query, no hashing of the bytes for the ETag, no compression. Should
 // the handler ever read another header, that answer is not kept. Server errors are never kept.
 

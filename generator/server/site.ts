@@ -12,12 +12,12 @@
 
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type BoundedCache, boundedCache } from '../core/bounded-cache.ts';
 import type { ApiError } from '../core/errors.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import type { ApiResponse, ReadFile } from '../core/handler.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { parseSiteIndex, type SiteIndex } from '../core/site-index.ts';
-import { type BoundedCache, boundedCache } from './bounded-cache.ts';
 
 export interface Site {
   index: SiteIndex;

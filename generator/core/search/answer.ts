@@ -110,8 +110,12 @@ interface Searchable {
   /** The list item as a result fragment (core/json.ts), less its closing brace. */
   head: string;
   fields: Fields;
-  /** Each field's words, kept from the first snippet that reads them. */
+  /**
+   * Each field's words, kept from the second snippet of the record on: the first (in an edge
+   * isolate, usually the only one) reads only its excerpt, not the whole field.
+   */
   words: Array<TextWords | undefined>;
+  snippets: number;
 }
 
 const parsedDetails = new WeakMap<Uint8Array, Searchable>();
@@ -140,8 +144,8 @@ function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable
   const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
   found =
     collection === 'entries'
-      ? { head: openFragment(entryItemOf(d)), fields: entryFields(d), words: [] }
-      : { head: openFragment(topicItemOf(d)), fields: topicFields(d), words: [] };
+      ? { head: openFragment(entryItemOf(d)), fields: entryFields(d), words: [], snippets: 0 }
+      : { head: openFragment(topicItemOf(d)), fields: topicFields(d), words: [], snippets: 0 };
   parsedDetails.set(bytes, found);
   return found;
 }
@@ -212,6 +216,7 @@ async function runSearch(
     const bytes = await readFile(file);
     if (bytes === null) return incomplete(file, 'missing');
     const record = searchable(collection, bytes);
+    record.snippets++;
     const wordsOf = (field: number): TextWords => {
       let words = record.words[field];
       if (words === undefined) {
@@ -221,7 +226,12 @@ async function runSearch(
       return words;
     };
     // The item's fields in the contract's order, then the snippet.
-    fragments.push(withSnippet(record.head, snippetOf(record.fields, wanted, found.firstAt(doc), wordsOf)));
+    fragments.push(
+      withSnippet(
+        record.head,
+        snippetOf(record.fields, wanted, found.firstAt(doc), record.snippets > 1 ? wordsOf : undefined),
+      ),
+    );
   }
   const listURL = collectionURL(site.apiOrigin, collection);
   return {

@@ -9,6 +9,7 @@
 // A failure is the contract's 503 JSON error with `Cache-Control: no-store` and nothing that lets
 // the CDN keep it. Runtime-free: Deno runs it as it is.
 
+import { fileKeeper } from '../../core/bounded-cache.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, handle } from '../../core/handler.ts';
 import type { Result } from '../../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../../core/site-index.ts';
@@ -26,20 +27,23 @@ export type EdgeFunction = (request: Request, context: NetlifyContext) => Promis
 export function createEdgeFunction(bundledIndex: unknown): EdgeFunction {
   // Loaded by the isolate's first request, then kept: the bundled index cannot change.
   let site: Result<SiteIndex, string> | null = null;
+  // The published files the isolate has read, kept for its life (8 MB of them): a warm search reads
+  // no shard again, and finds its postings and the records it showed before already parsed.
+  const keep = fileKeeper(8 * 1024 * 1024);
   return async (request, context) => {
     const apiRequest = fromRequest(request);
     try {
       site ??= loadSiteIndex(bundledIndex);
       if (!site.ok)
         return respond(apiRequest, unavailable(apiRequest, `its bundled site index is invalid: ${site.error}`));
-      const readFile = async (file: string): Promise<Uint8Array | null> => {
+      const readFile = keep(async (file: string): Promise<Uint8Array | null> => {
         const res = await context.next(new Request(new URL(`/${file}`, request.url)));
         if (res.status !== 200) {
           await res.body?.cancel();
           return null;
         }
         return new Uint8Array(await res.arrayBuffer());
-      };
+      });
       return respond(apiRequest, await handle(apiRequest, site.value, readFile));
     } catch (err) {
       // Netlify's function log gets the cause; the client gets the contract's error.

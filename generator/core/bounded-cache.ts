@@ -1,0 +1,49 @@
+// A map that starts over when what it holds would pass its budget: the local server's caches (a
+// generation's files and answers, compressed bodies) and an edge isolate's files keep what clients
+// ask again, and a client asking for ever new things cannot fill the memory.
+
+export interface BoundedCache<V> {
+  get(key: string): V | undefined;
+  /** Keeps `value`, counted as `size` bytes; called after a miss (a key is never set twice). */
+  set(key: string, value: V, size: number): void;
+}
+
+/** A cache of at most `maxBytes` (as the sizes given say) and `maxEntries` values. */
+export function boundedCache<V>(maxBytes: number, maxEntries = Number.POSITIVE_INFINITY): BoundedCache<V> {
+  const map = new Map<string, V>();
+  let bytes = 0;
+  return {
+    get: (key) => map.get(key),
+    set(key, value, size) {
+      if (bytes + size > maxBytes || map.size >= maxEntries) {
+        map.clear();
+        bytes = 0;
+      }
+      map.set(key, value);
+      bytes += size;
+    },
+  };
+}
+
+/**
+ * Readers that keep the bytes they read, in one budget of `maxBytes`, for a runtime that reads the
+ * files of one build for its whole life (an edge isolate serves one deploy): a search reads the
+ * same index shards again, and the parsed forms the core keeps by those bytes (postings, records)
+ * are then found again too. Each request wraps its own way of reading (bound to that request) with
+ * the one keeper; absent files are asked again.
+ */
+export function fileKeeper(maxBytes: number) {
+  const kept = boundedCache<Uint8Array>(maxBytes);
+  return (read: (file: string) => Promise<Uint8Array | null>) =>
+    async (file: string): Promise<Uint8Array | null> => {
+      const found = kept.get(file);
+      if (found !== undefined) return found;
+      const bytes = await read(file);
+      if (bytes === null || bytes.length > maxBytes) return bytes;
+      // Two requests may have read it at once: the first kept is the one given from now on.
+      const first = kept.get(file);
+      if (first !== undefined) return first;
+      kept.set(file, bytes, bytes.length);
+      return bytes;
+    };
+}

@@ -1,0 +1,58 @@
+// The caches that keep what is asked again within a budget: the local server's, and an edge
+// isolate's files (fileKeeper).
+
+import { describe, expect, it } from 'vitest';
+import { boundedCache, fileKeeper } from '../generator/core/bounded-cache.ts';
+
+describe('boundedCache', () => {
+  it('keeps values until one more would pass the budget, then starts over', () => {
+    const cache = boundedCache<string>(10, 3);
+    cache.set('a', 'A', 4);
+    cache.set('b', 'B', 4);
+    expect([cache.get('a'), cache.get('b')]).toEqual(['A', 'B']);
+    cache.set('c', 'C', 4); // 12 bytes: over
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, undefined, 'C']);
+    cache.set('d', 'D', 1);
+    cache.set('e', 'E', 1);
+    cache.set('f', 'F', 1); // a fourth entry: over
+    expect([cache.get('c'), cache.get('f')]).toEqual([undefined, 'F']);
+  });
+});
+
+describe('fileKeeper', () => {
+  const bytes = (n: number) => new Uint8Array(n).fill(n);
+
+  it('reads a file once while it fits the budget, and absent files every time', async () => {
+    const reads: string[] = [];
+    const keep = fileKeeper(100);
+    const reader = () =>
+      keep(async (file) => {
+        reads.push(file);
+        return file === 'missing' ? null : bytes(file.length);
+      });
+    // Each request wraps its own reader; the bytes are shared.
+    const first = await reader()('shard-1');
+    const again = await reader()('shard-1');
+    expect(again).toBe(first);
+    expect(await reader()('missing')).toBeNull();
+    expect(await reader()('missing')).toBeNull();
+    expect(reads).toEqual(['shard-1', 'missing', 'missing']);
+  });
+
+  it('gives one copy to requests that read the same file at once, and never keeps more than it may', async () => {
+    let reads = 0;
+    const keep = fileKeeper(10);
+    const read = keep(async (file) => {
+      reads++;
+      await new Promise((r) => setTimeout(r, 5));
+      return bytes(file === 'big' ? 11 : 4);
+    });
+    const [a, b] = await Promise.all([read('x'), read('x')]);
+    expect(reads).toBe(2);
+    expect(b).toBe(a);
+    expect(await read('x')).toBe(a);
+    await read('big');
+    await read('big');
+    expect(reads).toBe(4); // too big to keep: read each time
+  });
+});
