@@ -70,11 +70,6 @@ function termsOfRun(run: string): readonly string[] {
   return found;
 }
 
-function isAscii(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 128) return false;
-  return true;
-}
-
 /**
  * The words of a text with where each is written, in order, until `enough` says so (it is asked
  * after each written run, with the words so far).
@@ -127,17 +122,23 @@ export function tokenizeFrom(
   if (words !== undefined) return tokenizeKept(text, skip, words, enough);
   const tokens: Token[] = [];
   let counted = 0;
-  eachRun(text, (start, end) => {
+  // A short read (a snippet's): the regular expression engine finds the runs, native code from
+  // the first call (the loop of eachRun is the faster once optimised, over a whole text).
+  const runs = /[\p{L}\p{M}\p{N}]+/gu;
+  for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
+    const run = m[0];
     if (counted < skip) {
-      const n = isAscii(text, start, end) ? 1 : termsOfRun(text.slice(start, end)).length;
+      const n = ASCII_WORD.test(run) ? 1 : termsOfRun(run).length;
       if (counted + n <= skip) {
         counted += n;
-        return false;
+        continue;
       }
     }
-    for (const term of termsOfRun(text.slice(start, end))) tokens.push({ term, start, end });
-    return enough?.(tokens);
-  });
+    const start = m.index;
+    const end = start + run.length;
+    for (const term of termsOfRun(run)) tokens.push({ term, start, end });
+    if (enough?.(tokens) === true) break;
+  }
   return { tokens, first: counted };
 }
 
