@@ -4,12 +4,12 @@
 // is swept by the next build when, and only when, their process is gone.
 
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { MARKER_FILE, RefusedError } from '../generator/output/guard.ts';
-import { leftoverOf, sweepLeftovers } from '../generator/output/trash.ts';
+import { isAlive, leftoverOf, sweepLeftovers } from '../generator/output/trash.ts';
 import { type CliResult, runCli } from './helpers/cli.ts';
 import { smallSite } from './helpers/content.ts';
 import { snapshot } from './helpers/snapshot.ts';
@@ -311,6 +311,31 @@ describe('leftovers of killed builds', () => {
       live.kill('SIGKILL');
     }
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'counts a killed process its parent has not reaped yet (a zombie) as gone',
+    async () => {
+      // A shell that starts `sleep` in the background and then becomes another program, which
+      // never waits for it: once killed, that sleep stays a zombie until its parent ends.
+      const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const pid = Number(await new Promise<string>((r) => parent.stdout.once('data', (d) => r(String(d)))));
+        expect(isAlive(pid)).toBe(true);
+        process.kill(pid, 'SIGKILL');
+        let state = '';
+        for (let i = 0; i < 100 && state !== 'Z'; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        }
+        expect(state).toBe('Z');
+        expect(isAlive(pid)).toBe(false);
+        expect(isAlive(parent.pid as number)).toBe(true);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
 
   it('puts the previous output back when a build died between its two renames', async () => {
     const { root, content } = place();

@@ -12,7 +12,7 @@
 // sweep puts back first.
 
 import { spawn } from 'node:child_process';
-import { lstatSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { lstatOrNull } from '../paths.ts';
 
@@ -59,11 +59,23 @@ export function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A process killed but not yet reaped by its parent (a zombie) still answers signal 0: it will
+  // never write again, so its names and locks are free. Linux says so in /proc; elsewhere a
+  // process that answers is taken as alive.
+  if (!HAS_PROC) return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false; // gone since the signal
+  }
 }
+
+const HAS_PROC = existsSync('/proc/self/stat');
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
