@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../generator/content/config.ts';
 import { listContent } from '../generator/content/discover.ts';
 import { loadContent, readContent, validate } from '../generator/content/load.ts';
 import { parseContentFile } from '../generator/content/parse-file.ts';
@@ -86,7 +87,7 @@ describe('content faults', () => {
     const problems = lines(await problemsOf(dir));
     expect(problems.some((l) => /^content\/site\.yaml:\d+: malformed YAML/.test(l))).toBe(true);
     expect(problems).toContain(
-      'content/entries/a.html:2: "date" must be a real calendar date written YYYY-MM-DD, not "1661-02-30"',
+      'content/entries/a.html:2: "date" must be a real calendar date written YYYY-MM-DD: 1661-02-30 is not a date of the Julian calendar: February has 28 days in 1661',
     );
     expect(problems).toContain('content/topics/3.yaml:3: unknown category "ghost"');
     // A site.yaml that cannot be read at all (here: a directory) is one problem among the others.
@@ -132,11 +133,7 @@ describe('content faults', () => {
     const listed = listContent(dir);
     expect(listed.entryFiles).toContain('entries/1661/1661-01-20.html');
     rmSync(join(dir, 'entries/1661/1661-01-20.html'));
-    const parsed = parseContentFile(
-      dir,
-      { kind: 'entry', file: 'entries/1661/1661-01-20.html' },
-      '2026-01-01T00:00:00Z',
-    );
+    const parsed = parseContentFile(dir, { kind: 'entry', file: 'entries/1661/1661-01-20.html' }, DEFAULT_CONFIG);
     expect(parsed).toMatchObject({ gone: true, parsed: null, problems: [] });
     // A whole directory gone from under a listed file: gone too, not a problem.
     rmSync(join(dir, 'entries/1660'), { recursive: true });

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
-import { hasTitleShape } from '../generator/content/parse-entry.ts';
+import { titleFormat } from '../generator/content/locale.ts';
 import { ContentError, formatProblem, type Problem } from '../generator/content/problems.ts';
+import { hasTitleShape as shapeIn, type TitleFormat } from '../generator/core/titles.ts';
 import { CATEGORIES_YAML, entryFile, smallSite, writeContent } from './helpers/content.ts';
+
+const hasTitleShape = (title: string) => shapeIn(title, titleFormat('en') as TitleFormat);
 
 async function problemsOf(files: Record<string, string>): Promise<Problem[]> {
   try {
@@ -260,6 +263,59 @@ describe('content validation', () => {
     expectProblem(problems, 'site.yaml', 2, /pageSize/);
   });
 
+  it('publishes another diary in its own calendar, period and locale (site.yaml)', async () => {
+    const base = Object.fromEntries(Object.entries(smallSite()).filter(([path]) => !path.startsWith('entries/')));
+    const site =
+      'title: Carnet de guerre\ncalendar: gregorian\nlocale: fr\nperiod: { start: 1914-08-01, end: 1918-11-11 }\n';
+    const { model } = await loadContent(
+      writeContent({
+        ...base,
+        'site.yaml': site,
+        'entries/1914/1914-08-02.html': entryFile('1914-08-02', 'topics: [1, 2]\n'),
+        'entries/1918/1918-11-11.html': entryFile('1918-11-11', 'title: lundi 11 novembre 1918\n'),
+      }),
+    );
+    expect(model.entries.map((e) => e.title)).toEqual(['dimanche 2 août 1914', 'lundi 11 novembre 1918']);
+    const problems = await problemsOf({
+      ...base,
+      'site.yaml': site,
+      'entries/a.html': entryFile('1660-01-01'),
+      'entries/b.html': entryFile('1914-08-03', 'title: Monday 3 August 1914\n'),
+      'entries/c.html': entryFile('1900-02-29'),
+    });
+    expectProblem(
+      problems,
+      'entries/a.html',
+      2,
+      /^date 1660-01-01 is outside the diary's period \(1914-08-01 to 1918-11-11/,
+    );
+    expectProblem(problems, 'entries/b.html', 3, /locale \(e\.g\. "lundi 3 août 1914"\), not "Monday 3 August 1914"$/);
+    expectProblem(
+      problems,
+      'entries/c.html',
+      2,
+      /1900-02-29 is not a date of the Gregorian calendar: 1900 is not a leap year/,
+    );
+  });
+
+  it('refuses a date the British calendar skipped, and a bad calendar, locale or period', async () => {
+    const british = 'calendar: british\nperiod: { start: 1752-01-01, end: 1752-12-31 }\n';
+    const gap = await problemsOf({ ...smallSite(), 'site.yaml': british, 'entries/x.html': entryFile('1752-09-05') });
+    expectProblem(gap, 'entries/x.html', 2, /1752-09-05 does not exist in the British calendar/);
+    const bad = await problemsOf({
+      ...smallSite(),
+      'site.yaml': 'calendar: mayan\nlocale: klingon\nperiod: { start: 1914-08-01, end: 1914-01-01 }\n',
+    });
+    expectProblem(bad, 'site.yaml', 1, /"calendar" must be one of julian, gregorian, british, not "mayan"/);
+    expectProblem(bad, 'site.yaml', 2, /"locale": "klingon" is not a locale of date-fns/);
+    expectProblem(bad, 'site.yaml', 3, /"period": its start 1914-08-01 comes after its end 1914-01-01/);
+    const wrongDay = await problemsOf({
+      ...smallSite(),
+      'site.yaml': 'calendar: gregorian\nperiod: { start: 1700-02-29, end: 1701-01-01 }\n',
+    });
+    expectProblem(wrongDay, 'site.yaml', 2, /"period": 1700-02-29 is not a date of the Gregorian calendar/);
+  });
+
   it("takes a title override only in the seed's shape, and rejects any other naming file and line", async () => {
     for (const title of [
       'Sunday 1 January 1659/60',
@@ -296,7 +352,7 @@ describe('content validation', () => {
       problems,
       'entries/1660/1660-05-23.html',
       4,
-      /^"title" must keep the shape "<Weekday> <day> <Month> <year>" \(e\.g\. "Wednesday 23 May 1660"\), not "The King comes aboard"$/,
+      /^"title" must keep the shape of the titles in the site's locale \(e\.g\. "Wednesday 23 May 1660"\), not "The King comes aboard"$/,
     );
     expectProblem(problems, 'entries/1660/1660-05-24.html', 3, /"title" must keep the shape/);
     expect(problems).toHaveLength(2);

@@ -4,6 +4,7 @@
 import type { Category, Entry, Model, SiteConfig, Topic } from '../core/model.ts';
 import { entryTitle } from '../core/titles.ts';
 import type { IsoDate } from '../core/types.ts';
+import { titleRules } from './locale.ts';
 import type { ParsedCategory } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
 import type { ParsedTopic } from './parse-topic.ts';
@@ -113,7 +114,7 @@ export function byDate(a: Entry, b: Entry): number {
 
 /** The model's record of a parsed entry: the title its file gives, or the one its date has. */
 export function entryOf(e: ParsedEntry, config: SiteConfig): Entry {
-  return { ...e.entry, title: e.givenTitle ?? entryTitle(e.entry.date, config.titleConvention) };
+  return { ...e.entry, title: e.givenTitle ?? entryTitle(e.entry.date, titleRules(config)) };
 }
 
 /** Duplicate slugs, unknown parents, cycles and depth; returns the categories sorted by slug. */

@@ -1,8 +1,10 @@
 // Site configuration: content/site.yaml, then the URL variable Netlify sets during builds, then
 // command-line options, each overriding the one before.
 
+import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
 import type { SiteConfig, TitleConvention } from '../core/model.ts';
 import { asMapping, type FieldSource, isTimestamp, problem, rejectUnknownKeys } from './fields.ts';
+import { DEFAULT_LOCALE, titleFormat } from './locale.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { readContentFile } from './read-file.ts';
 import { parseYaml } from './yaml-text.ts';
@@ -15,13 +17,16 @@ export const DEFAULT_CONFIG: SiteConfig = {
   apiOrigin: 'https://pepys.example.org',
   siteOrigin: 'https://www.pepysdiary.com',
   pageSize: 50,
+  period: { start: '1660-01-01', end: '1669-05-31' },
+  calendar: 'julian',
+  locale: DEFAULT_LOCALE,
   titleConvention: 'seed',
   lastModifiedTime: '2026-01-01T00:00:00Z',
 };
 
 export type ConfigOverrides = Partial<SiteConfig>;
 
-const CONVENTIONS: readonly TitleConvention[] = ['seed', 'every-year'];
+const CONVENTIONS: readonly TitleConvention[] = ['seed', 'every-year', 'single'];
 
 /** Normalises an origin (scheme, host, optional port; no path) or explains why it is not one. */
 export function parseOrigin(text: string): string | Error {
@@ -120,6 +125,21 @@ export function readSiteConfig(
         else
           problem(src, 'pageSize', `"pageSize" must be a positive whole number, not ${JSON.stringify(data.pageSize)}`);
       }
+      if (data.calendar !== undefined) {
+        if (CALENDARS.includes(data.calendar as CalendarName)) config.calendar = data.calendar as CalendarName;
+        else
+          problem(
+            src,
+            'calendar',
+            `"calendar" must be one of ${CALENDARS.join(', ')}, not ${JSON.stringify(data.calendar)}`,
+          );
+      }
+      if (data.period !== undefined) readPeriod(src, data.period, config);
+      if (data.locale !== undefined) {
+        const format = typeof data.locale === 'string' ? titleFormat(data.locale) : new Error('must be a string');
+        if (format instanceof Error) problem(src, 'locale', `"locale": ${format.message}`);
+        else config.locale = data.locale as string;
+      }
       if (data.titleConvention !== undefined) {
         const c = parseConvention(String(data.titleConvention));
         if (c instanceof Error) problem(src, 'titleConvention', c.message);
@@ -139,6 +159,22 @@ export function readSiteConfig(
     config.apiOrigin = origin;
   }
   return { config: { ...config, ...stripUndefined(overrides) }, problems, signature };
+}
+
+/** site.yaml's `period: { start: YYYY-MM-DD, end: YYYY-MM-DD }`, dates of the site's calendar. */
+function readPeriod(src: FieldSource, value: unknown, config: SiteConfig): void {
+  const period = asMapping(value);
+  const start = period?.start;
+  const end = period?.end;
+  if (period === null || typeof start !== 'string' || typeof end !== 'string' || Object.keys(period).length !== 2) {
+    problem(src, 'period', '"period" must be a mapping of two dates: { start: YYYY-MM-DD, end: YYYY-MM-DD }');
+    return;
+  }
+  // The calendar is read first: its dates are the ones that exist.
+  const wrong = dateProblem(config.calendar, start) ?? dateProblem(config.calendar, end);
+  if (wrong !== null) problem(src, 'period', `"period": ${wrong}`);
+  else if (start > end) problem(src, 'period', `"period": its start ${start} comes after its end ${end}`);
+  else config.period = { start, end };
 }
 
 /** readSiteConfig for callers that want the configuration only: throws ContentError on a problem. */

@@ -111,7 +111,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     ] as const) {
       for (const file of files) {
         const job: FileJob = { kind, file };
-        const p = parseContentFile(contentDir, job, config.lastModifiedTime, reader?.next(file));
+        const p = parseContentFile(contentDir, job, config, reader?.next(file));
         // A file removed after it was listed is as if it had not been listed.
         if (p.gone) continue;
         parsed.set(file, p);

@@ -1,9 +1,9 @@
 // One entry file: YAML front matter, the entry's HTML, then optionally the footnotes' HTML.
 
+import { dateProblem, parseIsoDate } from '../core/calendar.ts';
 import { isIsoDate } from '../core/dates.ts';
-import type { Entry } from '../core/model.ts';
-import { PERIOD_END, PERIOD_START } from '../core/period.ts';
-import { entryTitle } from '../core/titles.ts';
+import type { Entry, SiteConfig } from '../core/model.ts';
+import { entryTitle, hasTitleShape } from '../core/titles.ts';
 import {
   asMapping,
   count,
@@ -15,28 +15,12 @@ import {
   rejectUnknownKeys,
   timestamp,
 } from './fields.ts';
+import { titleRules } from './locale.ts';
 import type { Problem } from './problems.ts';
 import { parseYaml } from './yaml-text.ts';
 
 export const FOOTNOTES_MARKER = '<!-- footnotes -->';
 const ENTRY_FIELDS = ['date', 'title', 'topics', 'annotationCount', 'lastAnnotationTime', 'lastModifiedTime'];
-
-const TITLE_SHAPE = new RegExp(
-  '^(?:Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday) ([1-9]|[12][0-9]|3[01]) ' +
-    '(?:January|February|March|April|May|June|July|August|September|October|November|December) ' +
-    '([0-9]{4})(?:/([0-9]{2}))?$',
-);
-
-/**
- * True when a title keeps the seed's shape `<Weekday> <day> <Month> <year>`: the day without a
- * leading zero, the year written YYYY or as a dual year YYYY/YY (the second year the next one).
- */
-export function hasTitleShape(title: string): boolean {
-  const m = TITLE_SHAPE.exec(title);
-  if (m === null) return false;
-  const next = m[3];
-  return next === undefined || next === String(Number(m[2]) + 1).slice(-2);
-}
 
 export interface ParsedEntry {
   file: string;
@@ -51,7 +35,7 @@ export interface ParsedEntry {
 export function parseEntryFile(
   text: string,
   file: string,
-  defaultModified: string,
+  config: SiteConfig,
   problems: Problem[],
 ): ParsedEntry | null {
   if (!text.startsWith('---\n')) {
@@ -82,24 +66,36 @@ export function parseEntryFile(
   const date = data.date;
   let validDate = '';
   if (date === undefined) problems.push({ file, line: 1, message: 'missing required field "date"' });
-  else if (typeof date !== 'string' || !isIsoDate(date))
+  else if (typeof date !== 'string' || parseIsoDate(date) === null)
     problem(src, 'date', `"date" must be a real calendar date written YYYY-MM-DD, not ${JSON.stringify(date)}`);
-  else if (date < PERIOD_START || date > PERIOD_END)
-    problem(src, 'date', `date ${date} is outside the diary's period (${PERIOD_START} to ${PERIOD_END})`);
-  else validDate = date;
+  else {
+    const wrong = dateProblem(config.calendar, date);
+    const { start, end } = config.period;
+    if (wrong !== null) problem(src, 'date', `"date" must be a real calendar date written YYYY-MM-DD: ${wrong}`);
+    else if (!isIsoDate(date))
+      // 29 February of a year the Julian calendar makes leap and the ISO one does not.
+      problem(
+        src,
+        'date',
+        `"date": ${date} exists in the ${config.calendar} calendar, but the API's addresses and ranges follow ISO 8601's, in which it does not; such dates are not supported yet`,
+      );
+    else if (date < start || date > end)
+      problem(src, 'date', `date ${date} is outside the diary's period (${start} to ${end}, site.yaml's "period")`);
+    else validDate = date;
+  }
 
   // An override spells a date differently (an edition's own dual year, say); it stays a date.
   let givenTitle: string | null = null;
   if (data.title !== undefined && data.title !== null) {
     if (typeof data.title !== 'string' || data.title.trim() === '')
       problem(src, 'title', '"title" must be a non-empty string when given');
-    else if (hasTitleShape(data.title)) givenTitle = data.title;
+    else if (hasTitleShape(data.title, titleRules(config).format)) givenTitle = data.title;
     else {
-      const example = validDate === '' ? 'Sunday 1 January 1659/60' : entryTitle(validDate, 'seed');
+      const example = entryTitle(validDate === '' ? config.period.start : validDate, titleRules(config));
       problem(
         src,
         'title',
-        `"title" must keep the shape "<Weekday> <day> <Month> <year>" (e.g. "${example}"), not ${JSON.stringify(data.title)}`,
+        `"title" must keep the shape of the titles in the site's locale (e.g. "${example}"), not ${JSON.stringify(data.title)}`,
       );
     }
   }
@@ -117,7 +113,7 @@ export function parseEntryFile(
     annotationCount: count(src, 'annotationCount'),
     lastAnnotationTime: nullableTimestamp(src, 'lastAnnotationTime'),
     topicIds: idList(src, 'topics'),
-    lastModifiedTime: timestamp(src, 'lastModifiedTime', defaultModified),
+    lastModifiedTime: timestamp(src, 'lastModifiedTime', config.lastModifiedTime),
   };
   if (validDate === '') return null;
   return { file, dateLine: lineOf(src, 'date'), topicsLine: lineOf(src, 'topics'), givenTitle, entry };

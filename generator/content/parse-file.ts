@@ -2,6 +2,7 @@
 // Pure apart from the one read; every problem stays with its file, and no file, whatever it is,
 // makes this throw (see read-file.ts).
 
+import type { SiteConfig } from '../core/model.ts';
 import { type ParsedEntry, parseEntryFile } from './parse-entry.ts';
 import { type ParsedTopic, parseTopicFile } from './parse-topic.ts';
 import type { Problem } from './problems.ts';
@@ -30,19 +31,19 @@ export type ParsedFile =
   | ({ kind: 'topic'; parsed: ParsedTopic | null; problems: Problem[] } & FileFacts);
 
 /** Parses the text of one file (no I/O). */
-function parseText(job: FileJob, text: string, defaultModified: string, signature = ''): ParsedFile {
+function parseText(job: FileJob, text: string, config: SiteConfig, signature = ''): ParsedFile {
   const problems: Problem[] = [];
   return job.kind === 'entry'
     ? {
         kind: 'entry',
-        parsed: parseEntryFile(text, job.file, defaultModified, problems),
+        parsed: parseEntryFile(text, job.file, config, problems),
         problems,
         gone: false,
         signature,
       }
     : {
         kind: 'topic',
-        parsed: parseTopicFile(text, job.file, defaultModified, problems),
+        parsed: parseTopicFile(text, job.file, config.lastModifiedTime, problems),
         problems,
         gone: false,
         signature,
@@ -53,10 +54,10 @@ function parseText(job: FileJob, text: string, defaultModified: string, signatur
 export function parseContentFile(
   contentDir: string,
   job: FileJob,
-  defaultModified: string,
+  config: SiteConfig,
   read: ReadOutcome = readContentFile(contentDir, job.file),
 ): ParsedFile {
-  if (read.ok) return parseText(job, read.value.text, defaultModified, read.value.signature);
+  if (read.ok) return parseText(job, read.value.text, config, read.value.signature);
   const { error } = read;
   return error.gone
     ? { kind: job.kind, parsed: null, problems: [], gone: true, signature: '' }

@@ -92,7 +92,7 @@ function refreshFile(state: ContentState, kind: FileKind, file: string, ifChange
     const now = signatureAt(join(state.contentDir, file));
     if (known === undefined ? now === null : known.signature === now) return false;
   }
-  return record(state, kind, file, parseContentFile(state.contentDir, { kind, file }, state.config.lastModifiedTime));
+  return record(state, kind, file, parseContentFile(state.contentDir, { kind, file }, state.config));
 }
 
 /**

@@ -1,9 +1,10 @@
 // The validated content model: plain records and the indexes derived from them.
 // Built by generator/content/build-model.ts; read by the renderers.
 
+import type { CalendarName } from './calendar.ts';
 import type { IsoDate, Timestamp, TopicKind } from './types.ts';
 
-export type TitleConvention = 'seed' | 'every-year';
+export type TitleConvention = 'seed' | 'every-year' | 'single';
 
 export interface SiteConfig {
   /** The diary's title: the feeds' (and, later, the HTML view's and the OpenAPI document's). */
@@ -15,6 +16,12 @@ export interface SiteConfig {
   /** `{site}`: origin of every webURL, without a trailing slash. */
   siteOrigin: string;
   pageSize: number;
+  /** The diary's first and last day, in its calendar. */
+  period: { start: IsoDate; end: IsoDate };
+  /** The calendar the entries' dates are written in. */
+  calendar: CalendarName;
+  /** Names and word order of entry titles: a date-fns locale code, or `en` (content/locale.ts). */
+  locale: string;
   titleConvention: TitleConvention;
   /** Default lastModifiedTime of records whose file gives none. */
   lastModifiedTime: Timestamp;

@@ -19,7 +19,13 @@ import { isAlive } from '../output/trash.ts';
 
 /** The site.yaml an import creates when there is none: the generator's own defaults. */
 const DEFAULT_SITE_YAML = `${Object.entries(DEFAULT_CONFIG)
-  .map(([key, value]) => `${key}: ${String(value)}`)
+  .map(([key, value]) =>
+    typeof value === 'object'
+      ? `${key}: { ${Object.entries(value)
+          .map(([k, v]) => `${k}: ${String(v)}`)
+          .join(', ')} }`
+      : `${key}: ${String(value)}`,
+  )
   .join('\n')}\n`;
 
 /** The siteOrigin of the content directory's `site.yaml` (validated as a build does), else the default. */

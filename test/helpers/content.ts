@@ -2,6 +2,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DEFAULT_CONFIG } from '../../generator/content/config.ts';
 import { parseEntryFile } from '../../generator/content/parse-entry.ts';
 import type { Problem } from '../../generator/content/problems.ts';
 import { tempDir } from './temp.ts';
@@ -49,7 +50,7 @@ export function smallSite(): Record<string, string> {
 /** The HTML of an entry file and of its footnotes, as the build reads them (it must be valid). */
 export function entryParts(text: string): { body: string; footnotes: string } {
   const problems: Problem[] = [];
-  const parsed = parseEntryFile(text, 'entry.html', '2026-01-01T00:00:00Z', problems);
+  const parsed = parseEntryFile(text, 'entry.html', DEFAULT_CONFIG, problems);
   if (parsed === null || problems.length > 0)
     throw new Error(`not a valid entry file: ${problems.map((p) => p.message).join('; ')}`);
   return { body: parsed.entry.entryHTML, footnotes: parsed.entry.footnotesHTML };
