@@ -11,12 +11,13 @@
 // whole and none of it was ever the output.
 
 import { createProgress } from './cli/progress.ts';
-import { byDate, entryOf, topicEntriesOf } from './content/build-model.ts';
-import { type LoadOptions, readContent, validate } from './content/load.ts';
+import { byDate, entryOf, topicEntriesOf, topicOf } from './content/build-model.ts';
+import { kindsByCategory } from './content/derive.ts';
+import { type LoadOptions, type ParsedCategories, readContent, validate } from './content/load.ts';
 import type { FileJob, ParsedFile } from './content/parse-file.ts';
 import { ContentError } from './content/problems.ts';
 import type { Entry, Model, SiteConfig } from './core/model.ts';
-import type { IsoDate } from './core/types.ts';
+import type { IsoDate, TopicKind } from './core/types.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { entryDetailFile, originsOf, renderFiles, topicDetailFile } from './render/render-site.ts';
 
@@ -62,7 +63,9 @@ class EarlyDetails {
     this.site = site;
   }
 
-  readonly onParsed = (_job: FileJob, file: ParsedFile, config: SiteConfig): void => {
+  private byCategory: Map<string, TopicKind> | null = null;
+
+  readonly onParsed = (_job: FileJob, file: ParsedFile, config: SiteConfig, categories: ParsedCategories): void => {
     if (this.stopped) return;
     if (file.parsed === null || file.problems.length > 0) {
       this.stopped = true;
@@ -85,7 +88,12 @@ class EarlyDetails {
       this.topicEntries = topicEntriesOf(sorted, null);
     }
     this.topics++;
-    this.add(topicDetailFile(o, file.parsed.topic, this.topicEntries));
+    // Kinds from the category file as read: when it is valid (else the build fails), the model's.
+    this.byCategory ??= kindsByCategory(
+      categories.categories.map((c) => c.category),
+      config.kinds,
+    );
+    this.add(topicDetailFile(o, topicOf(file.parsed, this.byCategory), this.topicEntries));
   };
 
   /** True when every detail of the model, and no other, was rendered here. */
@@ -110,9 +118,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const state = await readContent(options.contentDir, {
       ...options,
       onListed: (files) => progress.counted(`reading ${options.contentDir}`, files),
-      onParsed: (job, file, config) => {
+      onParsed: (job, file, config, categories) => {
         progress.tick();
-        early.onParsed(job, file, config);
+        early.onParsed(job, file, config, categories);
       },
     });
     const t1 = performance.now();

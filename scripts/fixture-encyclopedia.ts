@@ -477,12 +477,14 @@ export function renderCategoriesYaml(categories: readonly FixtureCategory[]): st
     .join('');
 }
 
-/** Only the keys a topic needs; every key the format defaults is left out (parsing cost is per key). */
+/** Only the keys a topic needs; the keys the format defaults are left out (parsing cost is per key), but for kind. */
 export function renderTopicYaml(topic: FixtureTopic): string {
   const lines = [`id: ${topic.id}`, `title: ${yamlString(topic.title)}`];
   if (topic.orderTitle !== null && topic.orderTitle !== topic.title)
     lines.push(`orderTitle: ${yamlString(topic.orderTitle)}`);
-  if (topic.kind !== 'default') lines.push(`kind: ${topic.kind}`);
+  // Always given: the categories are drawn at random, and a topic of kind default in a category
+  // below `people` or `places` would otherwise be derived a person or a place (site.yaml `kinds`).
+  lines.push(`kind: ${topic.kind}`);
   lines.push(`categories: [${topic.categories.join(', ')}]`);
   if (topic.place) {
     lines.push(`latitude: ${topic.place.latitude}`, `longitude: ${topic.place.longitude}`, `zoom: ${topic.place.zoom}`);

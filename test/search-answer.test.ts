@@ -2,6 +2,7 @@
 // snippets, links that repeat the search, the date range and pages, relevance, and bad input.
 
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../generator/content/config.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import type { Entry, Model, Topic } from '../generator/core/model.ts';
@@ -58,14 +59,12 @@ entries[3] = entry(
 );
 const model: Model = {
   config: {
+    ...DEFAULT_CONFIG,
     title: 'A Test Diary',
     author: 'A Tester',
     apiOrigin: 'https://api.test',
     siteOrigin: 'https://site.test',
     pageSize: 10,
-    period: { start: '1660-01-01', end: '1669-05-31' },
-    calendar: 'julian',
-    locale: 'en',
     titleConvention: 'seed',
     lastModifiedTime: T,
   },

@@ -89,8 +89,15 @@ function randomEdit(rand: Rand, dir: string): Edit {
   const n = rand(1000);
   switch (rand(16)) {
     case 0:
-    case 1:
       return onEntry(true, (t) => t.replace(/<p>[^<]*<\/p>/, `<p>Edited ${n}.</p>`));
+    case 1: {
+      // A link to a topic's page (issue 17: the entry then mentions it), on the site or on a link
+      // origin; now and then to a topic that does not exist (invalid: the general path).
+      const id = rand(8) === 0 ? 99 : 1 + rand(TOPICS);
+      const origin = ['https://site.test', 'https://www.pepysdiary.com', ''][rand(3)];
+      const link = `<a href="${origin}/encyclopedia/${id}/">a topic</a>`;
+      return onEntry(id !== 99, (t) => t.replace(/<p>[^<]*/, `<p>Edited ${n}, ${link}`));
+    }
     case 2:
       return onEntry(true, (t) => setKey(t, 'topics', `[${ids(rand).join(', ')}]`));
     case 3:
@@ -106,7 +113,8 @@ function randomEdit(rand: Rand, dir: string): Edit {
     case 7:
       return onTopic(true, (t) => setKey(t, 'title', `Title ${n}`));
     case 8:
-      return onTopic(true, (t) => setKey(t, 'kind', ['person', 'place', 'default'][rand(3)] as string));
+      // A kind of its own, or none (then its categories give it one: site.yaml `kinds`).
+      return onTopic(true, (t) => setKey(t, 'kind', ['person', 'place', 'default', null][rand(4)] ?? null));
     case 9:
       return onTopic(true, (t) => setKey(t, 'wheatleyHTML', `"<p>${n}</p>"`));
     case 10: {

@@ -3,7 +3,8 @@
 
 import type { Category, Entry, Model, SiteConfig, Topic } from '../core/model.ts';
 import { entryTitle } from '../core/titles.ts';
-import type { IsoDate } from '../core/types.ts';
+import type { IsoDate, TopicKind } from '../core/types.ts';
+import { derivedKind, kindsByCategory, personOrderTitle } from './derive.ts';
 import { titleRules } from './locale.ts';
 import type { ParsedCategory } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
@@ -56,11 +57,20 @@ export function buildModel(content: ParsedContent, problems: Problem[]): Model {
     for (const id of e.entry.topicIds) {
       if (!topicById.has(id)) problems.push({ file: e.file, line: e.topicsLine, message: `unknown topic ${id}` });
     }
+    for (const link of e.links) {
+      if (!topicById.has(link.id))
+        problems.push({
+          file: e.file,
+          line: link.line,
+          message: `a link to the page of topic ${link.id}, which does not exist`,
+        });
+    }
   }
 
   const entries: Entry[] = [...entryByDate.values()].map((e) => entryOf(e, config)).sort(byDate);
   // Keep field order of Entry stable for readers that print it.
-  const topics: Topic[] = [...topicById.values()].map((t) => t.topic).sort((a, b) => a.id - b.id);
+  const byCategory = kindsByCategory(categories, config.kinds);
+  const topics: Topic[] = [...topicById.values()].map((t) => topicOf(t, byCategory)).sort((a, b) => a.id - b.id);
 
   const topicEntries = topicEntriesOf(entries, topics);
 
@@ -112,9 +122,26 @@ export function byDate(a: Entry, b: Entry): number {
   return a.date < b.date ? -1 : 1;
 }
 
-/** The model's record of a parsed entry: the title its file gives, or the one its date has. */
+/**
+ * The model's record of a parsed entry: the title its file gives, or the one its date has; the
+ * topics its front matter lists and those its text links to.
+ */
 export function entryOf(e: ParsedEntry, config: SiteConfig): Entry {
-  return { ...e.entry, title: e.givenTitle ?? entryTitle(e.entry.date, titleRules(config)) };
+  const title = e.givenTitle ?? entryTitle(e.entry.date, titleRules(config));
+  if (e.links.length === 0) return { ...e.entry, title };
+  const topicIds = [...new Set([...e.entry.topicIds, ...e.links.map((l) => l.id)])].sort((a, b) => a - b);
+  return { ...e.entry, title, topicIds };
+}
+
+/**
+ * The model's record of a parsed topic: the kind its file gives, or its categories' (derive.ts);
+ * the sorting title its file gives, or, for a person, the name surname first.
+ */
+export function topicOf(t: ParsedTopic, byCategory: ReadonlyMap<string, TopicKind>): Topic {
+  if (t.kindGiven && t.orderTitleGiven) return t.topic;
+  const kind = t.kindGiven ? t.topic.kind : derivedKind(t.topic.categorySlugs, byCategory);
+  const orderTitle = t.orderTitleGiven || kind !== 'person' ? t.topic.orderTitle : personOrderTitle(t.topic.title);
+  return kind === t.topic.kind && orderTitle === t.topic.orderTitle ? t.topic : { ...t.topic, kind, orderTitle };
 }
 
 /** Duplicate slugs, unknown parents, cycles and depth; returns the categories sorted by slug. */

@@ -21,6 +21,8 @@ export const DEFAULT_CONFIG: SiteConfig = {
   calendar: 'julian',
   locale: DEFAULT_LOCALE,
   titleConvention: 'seed',
+  kinds: { person: ['people'], place: ['places'] },
+  linkOrigins: ['https://www.pepysdiary.com'],
   lastModifiedTime: '2026-01-01T00:00:00Z',
 };
 
@@ -140,6 +142,15 @@ export function readSiteConfig(
         if (format instanceof Error) problem(src, 'locale', `"locale": ${format.message}`);
         else config.locale = data.locale as string;
       }
+      if (data.kinds !== undefined) readKinds(src, data.kinds, config);
+      if (data.linkOrigins !== undefined) {
+        const list = Array.isArray(data.linkOrigins) ? data.linkOrigins : null;
+        const origins = list?.map((o) => (typeof o === 'string' ? parseOrigin(o) : new Error('not a string')));
+        const bad = origins?.find((o) => o instanceof Error);
+        if (origins === undefined || bad !== undefined)
+          problem(src, 'linkOrigins', `"linkOrigins" must be a list of origins${bad ? `: ${bad.message}` : ''}`);
+        else config.linkOrigins = origins as string[];
+      }
       if (data.titleConvention !== undefined) {
         const c = parseConvention(String(data.titleConvention));
         if (c instanceof Error) problem(src, 'titleConvention', c.message);
@@ -159,6 +170,24 @@ export function readSiteConfig(
     config.apiOrigin = origin;
   }
   return { config: { ...config, ...stripUndefined(overrides) }, problems, signature };
+}
+
+const SLUG_LIST = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** site.yaml's `kinds: { person: [slugs], place: [slugs] }`. */
+function readKinds(src: FieldSource, value: unknown, config: SiteConfig): void {
+  const kinds = asMapping(value);
+  const lists = kinds === null ? null : (['person', 'place'] as const).map((k) => kinds[k] ?? []);
+  const valid =
+    kinds !== null &&
+    lists !== null &&
+    Object.keys(kinds).every((k) => k === 'person' || k === 'place') &&
+    lists.every((l) => Array.isArray(l) && l.every((s) => typeof s === 'string' && SLUG_LIST.test(s)));
+  if (!valid || lists === null) {
+    problem(src, 'kinds', '"kinds" must be a mapping { person: [category slugs], place: [category slugs] }');
+    return;
+  }
+  config.kinds = { person: lists[0] as string[], place: lists[1] as string[] };
 }
 
 /** site.yaml's `period: { start: YYYY-MM-DD, end: YYYY-MM-DD }`, dates of the site's calendar. */

@@ -33,7 +33,8 @@ export interface ReadOptions extends LoadOptions {
    * Called with each entry or topic file as soon as it is parsed, in the order of the listing, with
    * the configuration it was parsed for (the build starts rendering entries with it: see build.ts).
    */
-  onParsed?: (job: FileJob, parsed: ParsedFile, config: SiteConfig) => void;
+  /** Called as each file is parsed, with the site's configuration and category file (read first). */
+  onParsed?: (job: FileJob, parsed: ParsedFile, config: SiteConfig, categories: ParsedCategories) => void;
   /** Called once the directory is listed, with the number of entry and topic files to read. */
   onListed?: (files: number) => void;
 }
@@ -95,6 +96,8 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   const site = readSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {});
   const { config } = site;
   const listing = listContent(contentDir);
+  // Before the records: a topic's kind may come from its categories (build.ts renders details early).
+  const categories = readCategories(contentDir);
   // Parsed on this thread (with the YAML fast path, parsing no longer repays worker threads:
   // docs/performance.md); a second thread may read the files ahead of it.
   const all = [...listing.entryFiles, ...listing.topicFiles];
@@ -115,7 +118,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
         // A file removed after it was listed is as if it had not been listed.
         if (p.gone) continue;
         parsed.set(file, p);
-        options.onParsed?.(job, p, config);
+        options.onParsed?.(job, p, config, categories);
       }
     }
   } finally {
@@ -131,7 +134,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     entryFiles: listing.entryFiles.filter(present),
     topicFiles: listing.topicFiles.filter(present),
     parsed,
-    categories: readCategories(contentDir),
+    categories,
   };
 }
 

@@ -4,6 +4,7 @@ import { dateProblem, parseIsoDate } from '../core/calendar.ts';
 import { isIsoDate } from '../core/dates.ts';
 import type { Entry, SiteConfig } from '../core/model.ts';
 import { entryTitle, hasTitleShape } from '../core/titles.ts';
+import { topicLinks } from './derive.ts';
 import {
   asMapping,
   count,
@@ -29,6 +30,8 @@ export interface ParsedEntry {
   topicsLine: number;
   /** The title given in the file, if any; the computed one otherwise. */
   givenTitle: string | null;
+  /** The topics its text and footnotes link to (derive.ts topicLinks), with each link's line. */
+  links: Array<{ id: number; line: number }>;
   entry: Omit<Entry, 'title'>;
 }
 
@@ -116,5 +119,18 @@ export function parseEntryFile(
     lastModifiedTime: timestamp(src, 'lastModifiedTime', config.lastModifiedTime),
   };
   if (validDate === '') return null;
-  return { file, dateLine: lineOf(src, 'date'), topicsLine: lineOf(src, 'topics'), givenTitle, entry };
+  // Lines counted in the whole file: the body starts after the front matter's closing line.
+  const bodyAt = closeAtEnd + 5;
+  const links = topicLinks(body, [config.siteOrigin, ...config.linkOrigins]).map(({ id, at }) => ({
+    id,
+    line: lineAt(text, bodyAt + at),
+  }));
+  return { file, dateLine: lineOf(src, 'date'), topicsLine: lineOf(src, 'topics'), givenTitle, links, entry };
+}
+
+/** The 1-based line of an offset of a text. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }

@@ -43,6 +43,9 @@ export interface ParsedTopic {
   file: string;
   idLine: number;
   categoriesLine: number;
+  /** Whether the file gives these itself (else they are derived: build-model.ts topicOf). */
+  kindGiven: boolean;
+  orderTitleGiven: boolean;
   topic: Topic;
 }
 
@@ -92,5 +95,12 @@ export function parseTopicFile(
     lastModifiedTime: timestamp(src, 'lastModifiedTime', defaultModified),
   };
   if (validId === 0 || title === null) return null;
-  return { file, idLine: lineOf(src, 'id'), categoriesLine: lineOf(src, 'categories'), topic };
+  return {
+    file,
+    idLine: lineOf(src, 'id'),
+    categoriesLine: lineOf(src, 'categories'),
+    kindGiven: data.kind !== undefined,
+    orderTitleGiven: data.orderTitle !== undefined && data.orderTitle !== null,
+    topic,
+  };
 }

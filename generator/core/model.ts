@@ -23,6 +23,16 @@ export interface SiteConfig {
   /** Names and word order of entry titles: a date-fns locale code, or `en` (content/locale.ts). */
   locale: string;
   titleConvention: TitleConvention;
+  /**
+   * The categories whose topics (theirs and their subcategories') are people and places, unless a
+   * topic's file gives its kind: slugs.
+   */
+  kinds: { person: string[]; place: string[] };
+  /**
+   * Origins besides siteOrigin whose topic pages (`/encyclopedia/<id>/`) an entry's text may link
+   * to: such a link makes the entry mention the topic.
+   */
+  linkOrigins: string[];
   /** Default lastModifiedTime of records whose file gives none. */
   lastModifiedTime: Timestamp;
 }

@@ -19,14 +19,18 @@ import { isAlive } from '../output/trash.ts';
 
 /** The site.yaml an import creates when there is none: the generator's own defaults. */
 const DEFAULT_SITE_YAML = `${Object.entries(DEFAULT_CONFIG)
-  .map(([key, value]) =>
-    typeof value === 'object'
-      ? `${key}: { ${Object.entries(value)
-          .map(([k, v]) => `${k}: ${String(v)}`)
-          .join(', ')} }`
-      : `${key}: ${String(value)}`,
-  )
+  .map(([key, value]) => `${key}: ${flowYaml(value)}`)
   .join('\n')}\n`;
+
+/** A default's value in YAML's flow style: lists as [a, b], mappings as { k: v }. */
+function flowYaml(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${k}: ${flowYaml(v)}`)
+      .join(', ')} }`;
+  return String(value);
+}
 
 /** The siteOrigin of the content directory's `site.yaml` (validated as a build does), else the default. */
 export function readSiteOrigin(contentDir: string): string {

@@ -21,13 +21,15 @@
 
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { entryOf } from '../content/build-model.ts';
+import { entryOf, topicOf } from '../content/build-model.ts';
+import { kindsByCategory } from '../content/derive.ts';
 import { type ContentState, type LoadOptions, readContent, validate } from '../content/load.ts';
 import type { ParsedFile } from '../content/parse-file.ts';
 import { ContentError, formatProblem, type Problem, sortProblems } from '../content/problems.ts';
 import { describeError } from '../content/read-file.ts';
 import { updateContent } from '../content/update.ts';
 import { DOWNLOAD_FILES, DOWNLOADS_FILE, SITE_INDEX_FILE } from '../core/files.ts';
+import type { TopicKind } from '../core/types.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { discard } from '../output/trash.ts';
 import { prepareOutput, writeFiles } from '../output/writer.ts';
@@ -447,18 +449,36 @@ export class BuildSession {
         const date = now.parsed.entry.date;
         const position = b.entryAt.get(date);
         if (date !== was.parsed.entry.date || position === undefined) return null;
-        if (!now.parsed.entry.topicIds.every((id) => b.topicAt.has(id))) return null;
-        edits.entries.push({ position, entry: entryOf(now.parsed, state.config) });
+        const entry = entryOf(now.parsed, state.config);
+        // A topic it lists or links to that does not exist: the general path reports it.
+        if (!entry.topicIds.every((id) => b.topicAt.has(id))) return null;
+        edits.entries.push({ position, entry });
       } else if (now.kind === 'topic' && was.kind === 'topic' && now.parsed !== null && was.parsed !== null) {
         const { id, categorySlugs } = now.parsed.topic;
         const position = b.topicAt.get(id);
         const before = was.parsed.topic.categorySlugs;
         if (id !== was.parsed.topic.id || position === undefined) return null;
         if (categorySlugs.length !== before.length || categorySlugs.some((slug, i) => slug !== before[i])) return null;
-        edits.topics.push({ position, topic: now.parsed.topic });
+        edits.topics.push({ position, topic: topicOf(now.parsed, this.kindsOf(state)) });
       } else return null;
     }
     return edits;
+  }
+
+  // The kinds the categories give topics, by the site configuration and the category file they
+  // come from (both the same objects until read again).
+  private kinds: { state: unknown; categories: unknown; byCategory: Map<string, TopicKind> } | null = null;
+
+  private kindsOf(state: ContentState): Map<string, TopicKind> {
+    if (this.kinds === null || this.kinds.state !== state.config || this.kinds.categories !== state.categories) {
+      const categories = state.categories.categories.map((c) => c.category);
+      this.kinds = {
+        state: state.config,
+        categories: state.categories,
+        byCategory: kindsByCategory(categories, state.config.kinds),
+      };
+    }
+    return this.kinds.byCategory;
   }
 
   /** The fast path's rebuild (see fastEdits): patch, write what differs, swap. */

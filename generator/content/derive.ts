@@ -1,0 +1,73 @@
+// What the reference service derives from content instead of having authors repeat it (issue 17):
+// the topics an entry mentions by linking to their pages, a topic's kind from the categories it
+// belongs to, and a person's sorting title from the name. What a file states itself always wins.
+
+import type { Category } from '../core/model.ts';
+import type { TopicKind } from '../core/types.ts';
+
+/** The ids of the topics an HTML text links to, `/encyclopedia/<id>/` on one of `origins` or on none (a relative link), with the offset of each link. */
+export function topicLinks(html: string, origins: readonly string[]): Array<{ id: number; at: number }> {
+  const escaped = origins.map((o) => o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const links = new RegExp(
+    `\\bhref\\s*=\\s*(["'])(?:${escaped.join('|')})?/encyclopedia/([0-9]{1,9})/?(?:[?#][^"']*)?\\1`,
+    'gi',
+  );
+  const found: Array<{ id: number; at: number }> = [];
+  for (const m of html.matchAll(links)) found.push({ id: Number(m[2]), at: m.index });
+  return found;
+}
+
+/**
+ * The slugs whose topics are of each kind: the categories site.yaml names for it and every
+ * category below them. A category named for both kinds counts as the first (person).
+ */
+export function kindsByCategory(
+  categories: readonly Pick<Category, 'slug' | 'parent'>[],
+  kinds: Readonly<Partial<Record<Exclude<TopicKind, 'default'>, readonly string[]>>>,
+): Map<string, Exclude<TopicKind, 'default'>> {
+  const parentOf = new Map(categories.map((c) => [c.slug, c.parent]));
+  const out = new Map<string, Exclude<TopicKind, 'default'>>();
+  for (const c of categories) {
+    // The nearest named category up the tree (bounded: the tree was checked, but may have a cycle).
+    for (let slug: string | null = c.slug, steps = 0; slug !== null && steps <= categories.length; steps++) {
+      const kind = (['person', 'place'] as const).find((k) => kinds[k]?.includes(slug as string));
+      if (kind !== undefined) {
+        out.set(c.slug, kind);
+        break;
+      }
+      slug = parentOf.get(slug) ?? null;
+    }
+  }
+  return out;
+}
+
+/** The kind a topic without a `kind` of its own takes from its categories (the first that has one). */
+export function derivedKind(categorySlugs: readonly string[], byCategory: ReadonlyMap<string, TopicKind>): TopicKind {
+  for (const slug of categorySlugs) {
+    const kind = byCategory.get(slug);
+    if (kind !== undefined) return kind;
+  }
+  return 'default';
+}
+
+const ROMAN = /^[IVXLCDM]+$/;
+
+/**
+ * A person's sorting title, surname first, as the reference derives it: "Mr Bob Ferris" →
+ * "Ferris, Mr Bob", "Peter de la Roche" → "Roche, Peter de la", "Monsieur d'Esquier" →
+ * "Esquier, Monsieur d'"; a remark in parentheses stays at the end. Left as it is: one word, a
+ * name with a comma already, a regnal number ("Philip IV") or an epithet ("Ivan the Terrible").
+ */
+export function personOrderTitle(title: string): string {
+  const open = title.indexOf(' (');
+  const name = open === -1 ? title : title.slice(0, open);
+  const remark = open === -1 ? '' : title.slice(open);
+  const words = name.split(' ').filter((w) => w !== '');
+  if (words.length < 2 || name.includes(',') || words.some((w) => ROMAN.test(w) || w === 'the')) return title;
+  const last = words.at(-1) as string;
+  // A particle joined to the surname (d'Esquier, al-Ghailan) stays with the given names.
+  const joined = /^(d'|d’|al-|el-)(.+)$/i.exec(last);
+  const surname = joined === null ? last : (joined[2] as string);
+  const rest = [...words.slice(0, -1), ...(joined === null ? [] : [joined[1] as string])].join(' ');
+  return `${surname}, ${rest}${remark}`;
+}
