@@ -2,7 +2,7 @@
 // command reads its line (`-h`/`--help` and `--version` on all of them; a usage error is one line
 // and exit 2).
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ConfigOverrides } from '../content/config.ts';
 import { parseConvention, parseOrigin } from '../content/config.ts';
@@ -62,10 +62,11 @@ export function configOverrides(values: {
 
 /** What `--version` prints: the package and the Node that runs it. */
 export function versionLine(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    name: string;
-    version: string;
-  };
+  // generator/cli/ in a checkout, dist/generator/cli/ in the package's build.
+  const file = ['../../package.json', '../../../package.json']
+    .map((path) => new URL(path, import.meta.url))
+    .find((url) => existsSync(url)) as URL;
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string };
   return `${pkg.name} ${pkg.version} (Node ${process.version})`;
 }
 
@@ -93,7 +94,7 @@ export function parseCommand<T extends ParseArgsConfig>(
     parsed = parseArgs(config);
   } catch (err) {
     fail(
-      `${((err as Error).message.split('\n')[0] ?? '').split('. ')[0]?.replace(/\.$/, '')} (${invocation} -- --help)`,
+      `${((err as Error).message.split('\n')[0] ?? '').split('. ')[0]?.replace(/\.$/, '')} (${invocation}${invocation.startsWith('npm ') ? ' --' : ''} --help)`,
     );
   }
   const values = parsed.values as { help?: boolean; version?: boolean };

@@ -29,6 +29,9 @@ const NOT_RUN: ReadonlyArray<[RegExp, string]> = [
   [/wrangler (login|deploy)$/, 'a deploy to Cloudflare: the network'],
   [/--api-origin https:\/\/pepys-static-api\.<your-subdomain>/, 'a placeholder the reader fills in'],
   [/^npm run verify -- https:\/\//, 'a deployed mirror: the network'],
+  [/^npm pack\b/, "the package's own test runs these lines: test/heavy/package.test.ts"],
+  [/^mkdir \.\.\/archive\b/, 'installs the package from the registry: test/heavy/package.test.ts'],
+  [/^npx pepys-api\b/, "in the archivist's directory: test/heavy/package.test.ts"],
 ];
 
 interface Line {

@@ -13,6 +13,7 @@ export const TOOLS = {
   start: join(REPO, 'generator/cli/start.ts'),
   import: join(REPO, 'generator/import/cli.ts'),
   verify: join(REPO, 'generator/cli/verify.ts'),
+  init: join(REPO, 'generator/cli/init.ts'),
   fixture: join(REPO, 'scripts/fixture-encyclopedia.ts'),
   bench: join(REPO, 'bench/run.ts'),
   'bench:search': join(REPO, 'bench/search.ts'),

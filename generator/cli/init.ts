@@ -1,0 +1,99 @@
+// `pepys-api init <dir>`: a new content directory an archivist fills with their own diary: a
+// site.yaml with the settings they are most likely to change, one category, one topic and one
+// entry that links to it, and a README of the format. It writes nothing into a directory that
+// holds anything.
+
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { titleFormat } from '../content/locale.ts';
+import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
+import { fail } from './exit.ts';
+import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
+
+const USAGE = `usage: pepys-api init <dir> [options]
+
+Makes <dir>, a content directory of a diary with one entry, one topic and one category, ready for
+\`pepys-api build --content <dir>\` and \`pepys-api serve --content <dir>\`.
+
+  --title <text>             the diary's title (default: "A Diary")
+  --calendar <name>          ${CALENDARS.join(' | ')} (default: gregorian)
+  --locale <code>            names of weekdays and months: en or a date-fns locale (default: en)
+  --start <YYYY-MM-DD>       the diary's first day (default: 1914-08-01); it ends a year later
+${STANDARD_HELP}
+`;
+
+const { values, positionals } = parseCommand('pepys-api init', USAGE, {
+  allowPositionals: true,
+  options: {
+    ...STANDARD_OPTIONS,
+    title: { type: 'string', default: 'A Diary' },
+    calendar: { type: 'string', default: 'gregorian' },
+    locale: { type: 'string', default: 'en' },
+    start: { type: 'string', default: '1914-08-01' },
+  },
+});
+const dir = positionals[0];
+if (dir === undefined || positionals.length > 1) fail('give one directory to make (pepys-api init --help)');
+const calendar = values.calendar as CalendarName;
+if (!CALENDARS.includes(calendar)) fail(`--calendar: one of ${CALENDARS.join(', ')}, not ${values.calendar}`);
+const format = titleFormat(values.locale as string);
+if (format instanceof Error) fail(`--locale: ${format.message}`);
+const start = values.start as string;
+const wrong = dateProblem(calendar, start);
+if (wrong !== null) fail(`--start: ${wrong}`);
+if (existsSync(dir) && readdirSync(dir).length > 0)
+  fail(`${dir} is not empty: init writes only into a new or empty directory`);
+
+// A year later, less a day: the last day of the period (dates compare as text).
+const end = `${String(Number(start.slice(0, 4)) + 1).padStart(4, '0')}${start.slice(4)}`;
+const endDate = dateProblem(calendar, end) === null ? end : `${end.slice(0, 8)}28`;
+const files: Record<string, string> = {
+  'site.yaml': `# The diary's settings (README.md; every key is described in the generator's docs/content-format.md).
+title: ${JSON.stringify(values.title)}
+author: "The diarist"
+# Where the API will be published, and where the diary's own pages are: change both.
+apiOrigin: https://api.diary.example.org
+siteOrigin: https://www.diary.example.org
+period: { start: ${start}, end: ${endDate} }
+calendar: ${calendar}
+locale: ${values.locale}
+titleConvention: single
+kinds: { person: [people], place: [] }
+linkOrigins: []
+`,
+  'categories.yaml':
+    '# The category tree: a flat list; `parent` names the parent category.\n- slug: people\n  title: People\n',
+  'topics/1.yaml': 'id: 1\ntitle: A Friend\ncategories: [people]\ntooltipText: Someone the diarist writes about\n',
+  [`entries/${start.slice(0, 4)}/${start}.html`]: `---
+date: ${start}
+---
+<p>The first entry. Supper with <a href="/encyclopedia/1/">a friend</a>, who mentions the topic by this link.</p>
+`,
+  'README.md': `# ${values.title}
+
+The content of a diary, published as a static JSON API by pepys-static-api:
+
+    npx pepys-api build --content ${dir} --out public     # the API's files, in public/
+    npx pepys-api serve --content ${dir}                  # the same, on http://127.0.0.1:8888
+    npx pepys-api verify http://127.0.0.1:8888            # a published copy checked against a build
+
+- \`site.yaml\`: the title, where the API is published, the diary's period, the calendar its
+  dates are written in (julian, gregorian, british), the locale of the entries' titles.
+- \`categories.yaml\`: the tree of categories, a flat list with \`parent\` slugs.
+- \`topics/<id>.yaml\`: one topic a file: \`id\`, \`title\`, \`categories\`, and optionally
+  \`kind\` (person, place, default), \`orderTitle\`, \`tooltipText\`, \`wheatleyHTML\`, …
+- \`entries/<yyyy>/<yyyy-mm-dd>.html\`: one entry a day: YAML front matter (\`date\`, and
+  optionally \`topics\`, \`title\`), then the entry's HTML; footnotes after a line
+  \`<!-- footnotes -->\`. A link to \`/encyclopedia/<id>/\` makes the entry mention that topic.
+
+A build stops at the first invalid file with its name, its line and what is wrong, and leaves the
+last good output in place.
+`,
+};
+for (const [path, text] of Object.entries(files)) {
+  mkdirSync(join(dir, path, '..'), { recursive: true });
+  writeFileSync(join(dir, path), text);
+}
+process.stdout.write(
+  `made ${dir}: ${Object.keys(files).length} files; next: pepys-api build --content ${dir} --out public\n`,
+);

@@ -1,0 +1,46 @@
+// `pepys-api init`: a new content directory that builds as it is, in the calendar and locale
+// asked for; refusals are one line and exit 2, with nothing written.
+
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadContent } from '../generator/content/load.ts';
+import { runCli } from './helpers/cli.ts';
+import { tempDir } from './helpers/temp.ts';
+
+describe('init', () => {
+  it('makes a content directory that is valid, in the calendar and locale asked for', async () => {
+    const dir = join(tempDir('pepys-init-'), 'diary');
+    const r = await runCli('init', [dir, '--calendar', 'british', '--locale', 'de', '--start', '1752-09-14']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['README.md', 'categories.yaml', 'entries', 'site.yaml', 'topics']);
+    const { model } = await loadContent(dir);
+    // Gregorian 1752-09-14 was a Thursday; the entry links to its topic, a person by its category.
+    expect(model.entries.map((e) => [e.title, e.topicIds])).toEqual([['Donnerstag, 14. September 1752', [1]]]);
+    expect(model.topics.map((t) => [t.kind, t.orderTitle])).toEqual([['person', 'Friend, A']]);
+    expect(model.config.period).toEqual({ start: '1752-09-14', end: '1753-09-14' });
+  });
+
+  it('refuses a directory that holds anything, and options it cannot use, writing nothing', async () => {
+    const full = tempDir('pepys-init-');
+    writeFileSync(join(full, 'notes.txt'), 'mine');
+    const cases: Array<[string[], RegExp]> = [
+      [[full], /is not empty/],
+      [[join(full, 'x'), '--calendar', 'mayan'], /--calendar: one of julian, gregorian, british/],
+      [[join(full, 'x'), '--locale', 'klingon'], /--locale: "klingon" is not a locale of date-fns/],
+      [
+        [join(full, 'x'), '--calendar', 'british', '--start', '1752-09-05'],
+        /--start: 1752-09-05 does not exist in the British calendar/,
+      ],
+      [[], /give one directory/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli('init', args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+    expect(readdirSync(full)).toEqual(['notes.txt']);
+    expect(existsSync(join(full, 'x'))).toBe(false);
+  });
+});
