@@ -1,7 +1,7 @@
 // `pepys-api init`: a new content directory that builds as it is, in the calendar and locale
 // asked for; refusals are one line and exit 2, with nothing written.
 
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
@@ -42,5 +42,31 @@ describe('init', () => {
     }
     expect(readdirSync(full)).toEqual(['notes.txt']);
     expect(existsSync(join(full, 'x'))).toBe(false);
+  });
+
+  it('builds with the calendar and locale given on the command line, over site.yaml', async () => {
+    const dir = join(tempDir('pepys-init-'), 'diary');
+    expect((await runCli('init', [dir, '--start', '1700-02-28', '--calendar', 'julian'])).code).toBe(0);
+    const out = join(tempDir('pepys-init-'), 'public');
+    const r = await runCli('build', [
+      '--content',
+      dir,
+      '--out',
+      out,
+      '--locale',
+      'fr',
+      '--calendar',
+      'british',
+      '--quiet',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // Julian (British before 1752) 1700-02-28 was Gregorian 1700-03-10, a Wednesday; in French.
+    const entry = JSON.parse(readFileSync(join(out, 'api/v1/entries/1700-02-28.json'), 'utf8')) as { title: string };
+    expect(entry.title).toBe('mercredi 28 février 1700');
+    const wrong = await runCli('build', ['--content', dir, '--out', out, '--locale', 'xx']);
+    expect([wrong.code, wrong.stderr.trim()]).toEqual([
+      2,
+      'error: --locale: "xx" is not a locale of date-fns (e.g. en, en-GB, fr, de, nl, es)',
+    ]);
   });
 });

@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ConfigOverrides } from '../content/config.ts';
 import { parseConvention, parseOrigin } from '../content/config.ts';
+import { titleFormat } from '../content/locale.ts';
+import { CALENDARS, type CalendarName } from '../core/calendar.ts';
 import { fail } from './exit.ts';
 
 export const CONFIG_OPTIONS = {
@@ -15,6 +17,8 @@ export const CONFIG_OPTIONS = {
   'site-origin': { type: 'string' },
   'page-size': { type: 'string' },
   'title-convention': { type: 'string' },
+  calendar: { type: 'string' },
+  locale: { type: 'string' },
   quiet: { type: 'boolean', default: false },
 } as const;
 
@@ -23,7 +27,9 @@ export const CONFIG_HELP = `  --content <dir>            content directory (defa
   --api-origin <origin>      origin of every apiURL (default: site.yaml, or $URL on Netlify)
   --site-origin <origin>     origin of every webURL (default: site.yaml)
   --page-size <n>            records per list page (default: site.yaml, 50)
-  --title-convention <name>  seed | every-year (default: site.yaml, seed)
+  --title-convention <name>  seed | every-year | single (default: site.yaml, seed)
+  --calendar <name>          julian | gregorian | british: the entries' dates (default: site.yaml, julian)
+  --locale <code>            entry titles' words: en or a date-fns locale (default: site.yaml, en)
   --quiet                    no progress output`;
 
 // `fail` (print `error: …`, exit 2) lives with the rest of the tools' error handling in exit.ts.
@@ -34,6 +40,8 @@ export function configOverrides(values: {
   'site-origin'?: string | undefined;
   'page-size'?: string | undefined;
   'title-convention'?: string | undefined;
+  calendar?: string | undefined;
+  locale?: string | undefined;
 }): ConfigOverrides {
   const o: ConfigOverrides = {};
   for (const [flag, key] of [
@@ -51,6 +59,16 @@ export function configOverrides(values: {
     if (!Number.isSafeInteger(n) || n < 1)
       fail(`--page-size must be a positive whole number, not ${values['page-size']}`);
     o.pageSize = n;
+  }
+  if (values.calendar !== undefined) {
+    if (!CALENDARS.includes(values.calendar as CalendarName))
+      fail(`--calendar: one of ${CALENDARS.join(', ')}, not ${values.calendar}`);
+    o.calendar = values.calendar as CalendarName;
+  }
+  if (values.locale !== undefined) {
+    const format = titleFormat(values.locale);
+    if (format instanceof Error) fail(`--locale: ${format.message}`);
+    o.locale = values.locale;
   }
   if (values['title-convention'] !== undefined) {
     const c = parseConvention(values['title-convention']);

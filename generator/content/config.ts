@@ -169,7 +169,14 @@ export function readSiteConfig(
     if (origin instanceof Error) throw new Error(`the URL environment variable: ${origin.message}`);
     config.apiOrigin = origin;
   }
-  return { config: { ...config, ...stripUndefined(overrides) }, problems, signature };
+  const merged = { ...config, ...stripUndefined(overrides) };
+  // A calendar given on the command line: the period of site.yaml must exist in it too.
+  if (overrides.calendar !== undefined && overrides.calendar !== config.calendar) {
+    const wrong = dateProblem(merged.calendar, merged.period.start) ?? dateProblem(merged.calendar, merged.period.end);
+    if (wrong !== null)
+      problems.push({ file: SITE_FILE, line: 1, message: `"period", with --calendar ${merged.calendar}: ${wrong}` });
+  }
+  return { config: merged, problems, signature };
 }
 
 const SLUG_LIST = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
