@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { answer } from '../generator/core/answer.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { type ListQuery, planEntryRequest } from '../generator/core/lists.ts';
+import { PEPYS_PERIOD } from '../generator/core/period.ts';
 import { prerenderedList } from '../generator/core/prerendered.ts';
 import { parseSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 import { median } from './measure.ts';
@@ -30,7 +31,7 @@ export function rangeQueryStream(dates: readonly string[], pageSize: number, see
       const plan = planEntryRequest(dates, pageSize, q);
       if (!plan.ok) continue;
       const page = 1 + Math.floor(random() * plan.value.totalPages);
-      if (prerenderedList('entries', plan.value.filters) !== null) continue;
+      if (prerenderedList('entries', plan.value.filters, PEPYS_PERIOD) !== null) continue;
       return { ...q, page: String(page) };
     }
   };

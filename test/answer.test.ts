@@ -11,6 +11,7 @@ const loaded = loadSiteIndex({
   apiOrigin: 'https://api.test',
   siteOrigin: 'https://site.test',
   pageSize: 50,
+  period: { start: '1660-01-01', end: '1669-05-31' },
   categories: ['people'],
   topics: [7, 12],
   entries: Array.from({ length: 120 }, (_, i) => {

@@ -5,6 +5,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
+import { SITE_INDEX_FILE } from '../generator/core/files.ts';
+import { handle } from '../generator/core/handler.ts';
+import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { runCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -68,5 +71,30 @@ describe('init', () => {
       2,
       'error: --locale: "xx" is not a locale of date-fns (e.g. en, en-GB, fr, de, nl, es)',
     ]);
+  });
+
+  it("pre-renders the years and months of the diary's own period, and the server answers from them", async () => {
+    const dir = join(tempDir('pepys-init-'), 'diary');
+    expect((await runCli('init', [dir, '--start', '1914-08-02'])).code).toBe(0);
+    const out = join(tempDir('pepys-init-'), 'public');
+    expect((await runCli('build', ['--content', dir, '--out', out, '--quiet'])).code).toBe(0);
+    const built = (path: string) => existsSync(join(out, path));
+    expect(built('api/v1/entries/years/1914/pages/1.json')).toBe(true);
+    expect(built('api/v1/entries/months/1915-08/pages/1.json')).toBe(true);
+    expect(built('api/v1/entries/years/1660')).toBe(false);
+    const index = parseSiteIndex(readFileSync(join(out, SITE_INDEX_FILE), 'utf8'));
+    if (!index.ok) throw new Error(index.error);
+    expect(index.value.period).toEqual({ start: '1914-08-02', end: '1915-08-02' });
+    const read = (file: string) => (existsSync(join(out, file)) ? readFileSync(join(out, file)) : null);
+    const ask = (query: string, accept = 'application/json') =>
+      handle(
+        { method: 'GET', path: '/api/v1/entries', query, header: (h) => (h === 'accept' ? accept : null) },
+        index.value,
+        read,
+      );
+    const year = await ask('start=1914-01-01&end=1914-12-31');
+    expect(Buffer.from(year.body).equals(readFileSync(join(out, 'api/v1/entries/years/1914/pages/1.json')))).toBe(true);
+    const page = new TextDecoder().decode((await ask('', 'text/html')).body);
+    expect(page).toContain('the diary runs from 1914-08-02 to 1915-08-02');
   });
 });

@@ -9,7 +9,11 @@ import { isIsoDate } from '../generator/core/dates.ts';
 import { pageFile } from '../generator/core/files.ts';
 import { listQuery } from '../generator/core/lists.ts';
 import { parsePage } from '../generator/core/pagination.ts';
-import { PRERENDERED_LISTS } from '../generator/core/prerendered.ts';
+import { PEPYS_PERIOD } from '../generator/core/period.ts';
+import { prerenderedLists } from '../generator/core/prerendered.ts';
+
+const PRERENDERED_LISTS = prerenderedLists(PEPYS_PERIOD);
+
 import { route } from '../generator/core/router.ts';
 import { loadSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 
@@ -195,6 +199,7 @@ function siteOf(dates: readonly string[], pageSize: number): SiteIndex {
     apiOrigin: ORIGIN,
     siteOrigin: 'https://site.test',
     pageSize,
+    period: PEPYS_PERIOD,
     categories: ['a', 'b'],
     topics: [1, 2, 3],
     entries: dates.map((d) => [d, `T ${d}`, '2026-01-01T00:00:00Z']),

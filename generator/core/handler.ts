@@ -101,7 +101,7 @@ export async function handle(
   let a: Answer = answer(request.method, request.path, query, site);
   if (a.kind === 'compute') a = await a.run(readFile);
   if (a.kind === 'compute') throw new Error('a computed answer must resolve to a file or a body');
-  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site.apiOrigin, coder);
+  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site, coder);
   const bytes = await readFile(a.file);
   if (bytes === null) {
     return errorResponse(
@@ -113,7 +113,7 @@ export async function handle(
       coder,
     );
   }
-  return represent(request, query, 200, bytes, site.apiOrigin, coder, a.type);
+  return represent(request, query, 200, bytes, site, coder, a.type);
 }
 
 /** Media types whose bodies no content coding is applied to (core/files.ts: the downloads). */
@@ -157,7 +157,7 @@ function represent(
   query: ListQuery,
   status: number,
   json: Uint8Array,
-  apiOrigin: string | undefined,
+  site: Pick<SiteIndex, 'apiOrigin' | 'period'> | undefined,
   coder: ContentCoder | undefined,
   type: string = JSON_TYPE,
 ): ApiResponse {
@@ -187,7 +187,8 @@ function represent(
       jsonHeaders: { ...headers, 'Content-Type': JSON_TYPE, ...(status < 300 ? { ETag: etagOf(json) } : {}) },
       path: request.path,
       query,
-      apiOrigin,
+      apiOrigin: site?.apiOrigin,
+      period: site?.period,
     });
     body = encoder.encode(html);
   }

@@ -10,6 +10,7 @@
 import { REASON_PHRASES } from './errors.ts';
 import { entryFilters, type ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL } from './pagination.ts';
+import { PEPYS_PERIOD, type Period } from './period.ts';
 import { isBlankSearch } from './search/query.ts';
 
 export interface HtmlViewInput {
@@ -23,6 +24,8 @@ export interface HtmlViewInput {
   query: ListQuery;
   /** `{base}` of the API URLs in the body; those link to the same path on the page's origin. */
   apiOrigin?: string | undefined;
+  /** The diary's period, for the date form's hint (the Pepys diary's when unknown). */
+  period?: Period | undefined;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -224,7 +227,7 @@ function position(
   );
 }
 
-function rangeForm(query: ListQuery): string {
+function rangeForm(query: ListQuery, period: Period): string {
   const field = (name: 'start' | 'end', label: string) => {
     const v = query[name];
     return (
@@ -236,7 +239,7 @@ function rangeForm(query: ListQuery): string {
   return (
     '<section aria-labelledby="range-title" class="range"><h2 id="range-title">Entries between two dates</h2>' +
     '<form method="get" action="/api/v1/entries">' +
-    '<p id="date-hint">Write dates as YYYY-MM-DD (the diary runs from 1660-01-01 to 1669-05-31); leave one empty for an open range.</p>' +
+    `<p id="date-hint">Write dates as YYYY-MM-DD (the diary runs from ${period.start} to ${period.end}); leave one empty for an open range.</p>` +
     `<div class="fields">${field('start', 'From (start)')}${field('end', 'To (end)')}<p><button type="submit">Show entries</button></p></div>` +
     '</form></section>'
   );
@@ -336,7 +339,7 @@ export function renderHtmlView(input: HtmlViewInput): string {
     `<header>${sectionNav(parts)}</header>` +
     `<main id="main" tabindex="-1"><h1>${escText(title)}</h1>${detail}` +
     (envelope === null || collection === undefined ? '' : position(envelope, path, collection, query, apiOrigin)) +
-    (showsForm ? rangeForm(query) : '') +
+    (showsForm ? rangeForm(query, input.period ?? PEPYS_PERIOD) : '') +
     (parts?.length === 1 && (collection === 'entries' || collection === 'topics')
       ? searchForm(collection, query)
       : '') +

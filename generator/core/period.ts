@@ -1,29 +1,38 @@
-// The diary's period: the API's first and last day, and the years and months between them.
+// A diary's period (site.yaml `period`): its first and last day, and the years and months between
+// them. The Pepys diary's is the default, and the Standard Ebooks importer's.
 
 import { pad2 } from './dates.ts';
 import type { IsoDate } from './types.ts';
 
+export interface Period {
+  start: IsoDate;
+  end: IsoDate;
+}
+
 export const PERIOD_START: IsoDate = '1660-01-01';
 export const PERIOD_END: IsoDate = '1669-05-31';
-
-const FIRST_YEAR = Number(PERIOD_START.slice(0, 4));
-const LAST_YEAR = Number(PERIOD_END.slice(0, 4));
-const FIRST_MONTH = Number(PERIOD_START.slice(5, 7));
-const LAST_MONTH = Number(PERIOD_END.slice(5, 7));
+export const PEPYS_PERIOD: Period = { start: PERIOD_START, end: PERIOD_END };
 
 /** Every year of the period, in order. */
-export const PERIOD_YEARS: readonly number[] = Array.from(
-  { length: LAST_YEAR - FIRST_YEAR + 1 },
-  (_, i) => FIRST_YEAR + i,
-);
+export function periodYears(period: Period): number[] {
+  const first = Number(period.start.slice(0, 4));
+  const last = Number(period.end.slice(0, 4));
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
 
 /** Every month of the period as `YYYY-MM`, in order. */
-export const PERIOD_MONTHS: readonly string[] = PERIOD_YEARS.flatMap((year) => {
-  const first = year === FIRST_YEAR ? FIRST_MONTH : 1;
-  const last = year === LAST_YEAR ? LAST_MONTH : 12;
-  return Array.from({ length: last - first + 1 }, (_, i) => `${year}-${pad2(first + i)}`);
-});
+export function periodMonths(period: Period): string[] {
+  const firstYear = Number(period.start.slice(0, 4));
+  const lastYear = Number(period.end.slice(0, 4));
+  return periodYears(period).flatMap((year) => {
+    const first = year === firstYear ? Number(period.start.slice(5, 7)) : 1;
+    const last = year === lastYear ? Number(period.end.slice(5, 7)) : 12;
+    const yyyy = String(year).padStart(4, '0');
+    return Array.from({ length: last - first + 1 }, (_, i) => `${yyyy}-${pad2(first + i)}`);
+  });
+}
 
+/** True when the date lies in the Pepys diary's period (the Standard Ebooks importer's). */
 export function isInPeriod(date: IsoDate): boolean {
   return date >= PERIOD_START && date <= PERIOD_END;
 }

@@ -1,10 +1,11 @@
 // The one list of the lists the build writes out in full, page by page: the three unfiltered
-// lists, and the entries of each year and each month of the period. The renderer writes exactly
-// these, answer() serves a request from them when it names one, and the CDN rules map onto them.
+// lists, and the entries of each year and each month of the diary's period. The renderer writes
+// exactly these, answer() serves a request from them when it names one, and the CDN rules map
+// onto them.
 
 import { monthEnd } from './dates.ts';
 import type { LinkFilters } from './pagination.ts';
-import { PERIOD_MONTHS, PERIOD_YEARS } from './period.ts';
+import { type Period, periodMonths, periodYears } from './period.ts';
 import type { Collection } from './types.ts';
 
 export interface PrerenderedList {
@@ -21,27 +22,49 @@ const unfiltered = (collection: Collection): PrerenderedList => ({
   dir: `api/v1/${collection}`,
 });
 
-export const PRERENDERED_LISTS: readonly PrerenderedList[] = [
-  unfiltered('entries'),
-  ...PERIOD_YEARS.map((year) => ({
-    collection: 'entries' as const,
-    filters: { start: `${year}-01-01`, end: `${year}-12-31` },
-    dir: `api/v1/entries/years/${year}`,
-  })),
-  ...PERIOD_MONTHS.map((month) => ({
-    collection: 'entries' as const,
-    filters: { start: `${month}-01`, end: monthEnd(Number(month.slice(0, 4)), Number(month.slice(5, 7))) },
-    dir: `api/v1/entries/months/${month}`,
-  })),
-  unfiltered('categories'),
-  unfiltered('topics'),
-];
-
 const key = (collection: Collection, filters: LinkFilters) =>
   `${collection}|${filters.start ?? ''}|${filters.end ?? ''}`;
-const BY_KEY = new Map(PRERENDERED_LISTS.map((list) => [key(list.collection, list.filters), list]));
+
+interface Lists {
+  all: readonly PrerenderedList[];
+  byKey: ReadonlyMap<string, PrerenderedList>;
+}
+
+// By period: a build, a server and an isolate each have one (or one at a time).
+const made = new Map<string, Lists>();
+
+function listsOf(period: Period): Lists {
+  const id = `${period.start}|${period.end}`;
+  let lists = made.get(id);
+  if (lists === undefined) {
+    const all: PrerenderedList[] = [
+      unfiltered('entries'),
+      ...periodYears(period).map((year) => ({
+        collection: 'entries' as const,
+        filters: { start: `${year}-01-01`, end: `${year}-12-31` },
+        dir: `api/v1/entries/years/${year}`,
+      })),
+      ...periodMonths(period).map((month) => ({
+        collection: 'entries' as const,
+        filters: { start: `${month}-01`, end: monthEnd(Number(month.slice(0, 4)), Number(month.slice(5, 7))) },
+        dir: `api/v1/entries/months/${month}`,
+      })),
+      unfiltered('categories'),
+      unfiltered('topics'),
+    ];
+    lists = { all, byKey: new Map(all.map((list) => [key(list.collection, list.filters), list])) };
+    if (made.size > 16) made.clear();
+    made.set(id, lists);
+  }
+  return lists;
+}
+
+/** Every pre-rendered list of a diary of this period. */
+export function prerenderedLists(period: Period): readonly PrerenderedList[] {
+  return listsOf(period).all;
+}
 
 /** The pre-rendered list that these exact filters select, if the build writes one. */
-export function prerenderedList(collection: Collection, filters: LinkFilters): PrerenderedList | null {
-  return BY_KEY.get(key(collection, filters)) ?? null;
+export function prerenderedList(collection: Collection, filters: LinkFilters, period: Period): PrerenderedList | null {
+  return listsOf(period).byKey.get(key(collection, filters)) ?? null;
 }

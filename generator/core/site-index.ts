@@ -6,6 +6,7 @@ import { isIsoDate } from './dates.ts';
 import { hash64 } from './hash.ts';
 import { resultFragment } from './json.ts';
 import type { Model } from './model.ts';
+import type { Period } from './period.ts';
 import { entryItem } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { IsoDate, Timestamp } from './types.ts';
@@ -17,6 +18,8 @@ export interface SiteIndexFile {
   apiOrigin: string;
   siteOrigin: string;
   pageSize: number;
+  /** The diary's first and last day (site.yaml `period`): its years and months are pre-rendered. */
+  period: Period;
   /** Category slugs, ascending. */
   categories: string[];
   /** Topic ids, ascending. */
@@ -30,6 +33,7 @@ export interface SiteIndex {
   apiOrigin: string;
   siteOrigin: string;
   pageSize: number;
+  period: Period;
   entryDates: IsoDate[];
   /** The list item of the entry at a position, as a result fragment (rendered once, when first asked). */
   entryFragment: (position: number) => string;
@@ -38,11 +42,12 @@ export interface SiteIndex {
 }
 
 export function siteIndexFile(model: Model): SiteIndexFile {
-  const { apiOrigin, siteOrigin, pageSize } = model.config;
+  const { apiOrigin, siteOrigin, pageSize, period } = model.config;
   const body: Omit<SiteIndexFile, 'buildId' | 'version'> = {
     apiOrigin,
     siteOrigin,
     pageSize,
+    period: { start: period.start, end: period.end },
     categories: model.categories.map((c) => c.slug),
     topics: model.topics.map((t) => t.id),
     entries: model.entries.map((e) => [e.date, e.title, e.lastModifiedTime]),
@@ -60,6 +65,9 @@ function defect(f: Record<string, unknown>): string | null {
     if (!isString(f[key])) return `"${key}" is not a string`;
   if (!Number.isSafeInteger(f.pageSize) || (f.pageSize as number) < 1)
     return '"pageSize" is not a positive whole number';
+  const period = f.period as Partial<Period> | null | undefined;
+  if (typeof period !== 'object' || period === null || !isIsoDate(period.start ?? '') || !isIsoDate(period.end ?? ''))
+    return '"period" is not { start, end } of two dates';
   if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
   if (!Array.isArray(f.topics) || !f.topics.every((id) => Number.isSafeInteger(id)))
     return '"topics" is not a list of ids';
@@ -101,6 +109,7 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
     apiOrigin: f.apiOrigin,
     siteOrigin: f.siteOrigin,
     pageSize: f.pageSize,
+    period: { start: f.period.start, end: f.period.end },
     entryDates: f.entries.map((e) => e[0]),
     entryFragment,
     categorySlugs: new Set(f.categories),

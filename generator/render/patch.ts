@@ -22,7 +22,7 @@ import { SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
 import { topicKindsBody } from '../core/filters.ts';
 import { entrySlice, wholeList } from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
-import { PRERENDERED_LISTS } from '../core/prerendered.ts';
+import { prerenderedLists } from '../core/prerendered.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
@@ -131,7 +131,7 @@ export function patchSite(
   if (entryItems.length > 0) {
     const dates = entries.map((e) => e.date);
     const listURL = collectionURL(o.apiOrigin, 'entries');
-    for (const list of PRERENDERED_LISTS) {
+    for (const list of prerenderedLists(old.config.period)) {
       if (list.collection !== 'entries') continue;
       const slice = entrySlice(dates, list.filters);
       const pages = new Set<number>();
@@ -144,7 +144,7 @@ export function patchSite(
   if (topicItems.length > 0) {
     // A topic's kind is in its item: the kinds file may change with it.
     files.push({ path: TOPIC_KINDS_FILE, body: topicKindsBody(topics) });
-    const list = PRERENDERED_LISTS.find((l) => l.collection === 'topics');
+    const list = prerenderedLists(old.config.period).find((l) => l.collection === 'topics');
     if (list !== undefined) {
       const slice = wholeList(topicFragments.length);
       const pages = new Set(topicItems.map((p) => Math.floor(p / size) + 1));

@@ -15,7 +15,7 @@ import {
   wholeList,
 } from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
-import { PRERENDERED_LISTS } from '../core/prerendered.ts';
+import { prerenderedLists } from '../core/prerendered.ts';
 import {
   categoryDetail,
   categoryItem,
@@ -208,7 +208,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const fragments: Fragments = { entries: entryFragments, categories: categoryFragments, topics: topicFragments };
   options.fragments?.(fragments);
   const pages = cacheOf<string>(memo, 'pages');
-  for (const list of PRERENDERED_LISTS) {
+  for (const list of prerenderedLists(model.config.period)) {
     const all = fragments[list.collection];
     const slice = list.collection === 'entries' ? entrySlice(dates, list.filters) : wholeList(all.length);
     yield* allPages(collectionURL(o.apiOrigin, list.collection), all, size, slice, list.dir, pages);

@@ -3,12 +3,12 @@
 // (computed ranges, other spellings, errors, methods, revalidation, negotiation). Each request
 // is a Check; its expected answer is the core handler's answer to the same request.
 
-import { daysInMonth, pad2 } from '../core/dates.ts';
+import { pad2 } from '../core/dates.ts';
 import { DOWNLOAD_TYPES } from '../core/files.ts';
 import { entrySlice, type ListSlice, pageCount, wholeList } from '../core/lists.ts';
 import { type LinkFilters, pageURL } from '../core/pagination.ts';
-import { PERIOD_START } from '../core/period.ts';
-import { PRERENDERED_LISTS, prerenderedList } from '../core/prerendered.ts';
+import type { Period } from '../core/period.ts';
+import { prerenderedList, prerenderedLists } from '../core/prerendered.ts';
 import { pick, prng, type Rand, sample } from '../core/random.ts';
 import type { SiteIndex } from '../core/site-index.ts';
 import type { Collection } from '../core/types.ts';
@@ -94,7 +94,7 @@ function listSlice(site: SiteIndex, collection: Collection, filters: LinkFilters
 /** Every page of every pre-rendered list, by its canonical address. */
 function listPages(site: SiteIndex): string[] {
   const targets: string[] = [];
-  for (const list of PRERENDERED_LISTS) {
+  for (const list of prerenderedLists(site.period)) {
     const pages = pageCount(listSlice(site, list.collection, list.filters), site.pageSize);
     const url = collectionURL('', list.collection);
     for (let page = 1; page <= pages; page++) targets.push(pageURL(url, list.filters, page));
@@ -110,11 +110,14 @@ function detailTargets(site: SiteIndex): string[] {
   ];
 }
 
-/** A real date from 1659-11 to 1669-08: the period and a little either side. */
-function randomDate(rand: Rand): string {
-  const year = 1659 + rand(11);
-  const month = 1 + rand(12);
-  return `${year}-${pad2(month)}-${pad2(1 + rand(daysInMonth(year, month)))}`;
+const DAY_MS = 86_400_000;
+
+/** A real date of the diary's period, or of the two months either side of it. */
+function randomDate(rand: Rand, period: Period): string {
+  const from = Date.parse(`${period.start}T00:00:00Z`) - 61 * DAY_MS;
+  const days = Math.round((Date.parse(`${period.end}T00:00:00Z`) - from) / DAY_MS) + 61;
+  const d = new Date(from + rand(days + 1) * DAY_MS);
+  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
 }
 
 /** A query in a random order of its parameters: the order must not matter to a mirror. */
@@ -130,8 +133,8 @@ function query(rand: Rand, params: Array<[string, string]>): string {
 /** Filters that no pre-rendered list has: both dates, one of them, reversed, one day. */
 function computedFilters(rand: Rand, site: SiteIndex): LinkFilters {
   for (;;) {
-    const a = rand(4) === 0 && site.entryDates.length > 0 ? pick(rand, site.entryDates) : randomDate(rand);
-    const b = randomDate(rand);
+    const a = rand(4) === 0 && site.entryDates.length > 0 ? pick(rand, site.entryDates) : randomDate(rand, site.period);
+    const b = randomDate(rand, site.period);
     const [lo, hi] = a <= b ? [a, b] : [b, a];
     const shape = rand(10);
     const filters: LinkFilters =
@@ -145,7 +148,7 @@ function computedFilters(rand: Rand, site: SiteIndex): LinkFilters {
               ? { start: hi, end: lo }
               : { start: a, end: a };
     if (lo === hi && shape === 8) continue;
-    if (prerenderedList('entries', filters) === null) return filters;
+    if (prerenderedList('entries', filters, site.period) === null) return filters;
   }
 }
 
@@ -242,8 +245,8 @@ function searches(rand: Rand, site: SiteIndex, n: number): string[] {
 function dateWithoutEntry(rand: Rand, site: SiteIndex): string | null {
   const dates = new Set(site.entryDates);
   for (let tries = 0; tries < 1000; tries++) {
-    const d = randomDate(rand);
-    if (d >= PERIOD_START && !dates.has(d)) return d;
+    const d = randomDate(rand, site.period);
+    if (d >= site.period.start && d <= site.period.end && !dates.has(d)) return d;
   }
   return null;
 }
