@@ -106,3 +106,22 @@ describe('answer', () => {
     expect(detail('/api/v1/topics/-8')).toBe('Not found.');
   });
 });
+
+describe('the site index', () => {
+  const file = { version: 1, buildId: 'x', apiOrigin: 'https://a.test', siteOrigin: 'https://s.test', pageSize: 5 };
+  const lists = { categories: [], topics: [], entries: [['1914-08-02', 'T', '2026-01-01T00:00:00Z']] };
+
+  it("takes an index without a period (a build from before it was written) as the Pepys diary's", () => {
+    const old = loadSiteIndex({ ...file, ...lists });
+    expect(old.ok && old.value.period).toEqual({ start: '1660-01-01', end: '1669-05-31' });
+    const own = loadSiteIndex({ ...file, ...lists, period: { start: '1914-08-01', end: '1918-11-11' } });
+    expect(own.ok && own.value.period).toEqual({ start: '1914-08-01', end: '1918-11-11' });
+  });
+
+  it('refuses a period that is not two dates', () => {
+    for (const period of [null, 'x', { start: '1914-08-01' }, { start: '1914-13-01', end: '1918-11-11' }]) {
+      const r = loadSiteIndex({ ...file, ...lists, period });
+      expect(r.ok ? 'loaded' : r.error, JSON.stringify(period)).toBe('"period" is not { start, end } of two dates');
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { isIsoDate } from './dates.ts';
 import { hash64 } from './hash.ts';
 import { resultFragment } from './json.ts';
 import type { Model } from './model.ts';
-import type { Period } from './period.ts';
+import { PEPYS_PERIOD, type Period } from './period.ts';
 import { entryItem } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { IsoDate, Timestamp } from './types.ts';
@@ -65,8 +65,12 @@ function defect(f: Record<string, unknown>): string | null {
     if (!isString(f[key])) return `"${key}" is not a string`;
   if (!Number.isSafeInteger(f.pageSize) || (f.pageSize as number) < 1)
     return '"pageSize" is not a positive whole number';
+  // Absent from the indexes of builds made before it was written: those were all of Pepys's period.
   const period = f.period as Partial<Period> | null | undefined;
-  if (typeof period !== 'object' || period === null || !isIsoDate(period.start ?? '') || !isIsoDate(period.end ?? ''))
+  if (
+    period !== undefined &&
+    (typeof period !== 'object' || period === null || !isIsoDate(period.start ?? '') || !isIsoDate(period.end ?? ''))
+  )
     return '"period" is not { start, end } of two dates';
   if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
   if (!Array.isArray(f.topics) || !f.topics.every((id) => Number.isSafeInteger(id)))
@@ -109,7 +113,7 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
     apiOrigin: f.apiOrigin,
     siteOrigin: f.siteOrigin,
     pageSize: f.pageSize,
-    period: { start: f.period.start, end: f.period.end },
+    period: f.period === undefined ? PEPYS_PERIOD : { start: f.period.start, end: f.period.end },
     entryDates: f.entries.map((e) => e[0]),
     entryFragment,
     categorySlugs: new Set(f.categories),
