@@ -44,6 +44,16 @@ const generated = (await import(new URL(`file://${entry}`).href)) as {
 };
 const api = generated.default;
 
+/**
+ * A function of its own, made from the same bundled index, whose isolate has read nothing yet: an
+ * isolate keeps the files it has read for its life (core/bounded-cache.ts fileKeeper), so a test
+ * of what is read, or of a file that goes missing, starts from none.
+ */
+async function freshApi(): Promise<EdgeFunction> {
+  const index: unknown = JSON.parse(await Deno.readTextFile(entry.replace(/[^/]+$/, 'pepys-api-site-index.json')));
+  return createEdgeFunction(index);
+}
+
 function assert(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
@@ -123,6 +133,18 @@ Deno.test(`answers ${cases.length} random requests byte for byte as the local se
   assertEquals(other, [], 'files read besides pre-rendered answers');
 });
 
+Deno.test('keeps the files it read: a second identical request reads none', async () => {
+  const api = await freshApi();
+  const first = fakeContext();
+  const path = `${origin}/api/v1/entries?search=plague`;
+  const a = await (await api(new Request(path), first)).text();
+  assert(first.served.length > 0, 'the first search reads the index and the records');
+  const again = fakeContext();
+  const b = await (await api(new Request(path), again)).text();
+  assertEquals(again.served, [], 'files read by the second');
+  assertEquals(b, a, 'the same answer');
+});
+
 Deno.test('answers a repeated request with 304 when its ETag matches', async () => {
   for (const path of ['/api/v1/entries?start=1661-03-04&end=1667-01-01', '/api/v1/entries/1660-01-01', '/api/v1']) {
     const first = await api(new Request(origin + path), fakeContext());
@@ -137,6 +159,7 @@ Deno.test('answers a repeated request with 304 when its ETag matches', async () 
 });
 
 Deno.test('reads pre-rendered answers from their files, computes the rest without reading any', async () => {
+  const api = await freshApi();
   const ctx = fakeContext();
   await (await api(new Request(`${origin}/api/v1/entries?start=1660-01-01&end=1660-12-31&page=1`), ctx)).arrayBuffer();
   await (await api(new Request(`${origin}/api/v1/entries.json?page=last`), ctx)).arrayBuffer();
@@ -148,6 +171,7 @@ Deno.test('reads pre-rendered answers from their files, computes the rest withou
 });
 
 Deno.test('a missing pre-rendered file, or a failing read, answers 503 that no cache keeps', async () => {
+  const api = await freshApi();
   const missing = fakeContext({ missing: '/api/v1/entries/1660-01-01.json' });
   await assertUnavailable(
     await api(new Request(`${origin}/api/v1/entries/1660-01-01`), missing),
