@@ -29,6 +29,8 @@ if (known === undefined) {
   process.exit(2);
 }
 const [module] = known;
+// For the usage lines: `pepys-api build`, not `npm run build --` (generator/cli/options.ts).
+process.env.PEPYS_API_COMMAND = `pepys-api ${command}`;
 // A checkout runs its sources (a dist/ left by npm pack may be older); the package, its build.
 const source = fileURLToPath(new URL(`../generator/cli/${module}.ts`, import.meta.url));
 if (existsSync(source)) {

@@ -1,6 +1,8 @@
 // Every command behaves as the field's do (Hugo, Eleventy, Datasette): -h/--help and --version,
 // a usage error in one line with exit 2 and never a stack trace; colour only where it is wanted.
 
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { colourOn } from '../generator/cli/colour.ts';
 import { runCli, TOOLS } from './helpers/cli.ts';
@@ -67,6 +69,26 @@ describe.concurrent('every command', () => {
     expect(forced.stderr.startsWith(`${ESC}[1m${ESC}[31merror:${ESC}[39m${ESC}[22m --page-size`)).toBe(true);
     const piped = await runCli('build', ['--page-size', 'x'], { env: { FORCE_COLOR: undefined, NO_COLOR: undefined } });
     expect(piped.stderr).toBe('error: --page-size must be a positive whole number, not x\n');
+  });
+});
+
+describe('the package command, bin/pepys-api.mjs', () => {
+  const bin = fileURLToPath(new URL('../bin/pepys-api.mjs', import.meta.url));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+  it("speaks in its own words: each command's usage and errors name `pepys-api <command>`", () => {
+    const help = run(['build', '--help']);
+    expect([help.status, help.stdout.split('\n')[0]]).toEqual([0, 'usage: pepys-api build [options]']);
+    const wrong = run(['serve', '--no-such-option']);
+    expect([wrong.status, wrong.stderr]).toEqual([
+      2,
+      "error: Unknown option '--no-such-option' (pepys-api serve --help)\n",
+    ]);
+    const unknown = run(['publish']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: unknown command "publish"\n\nusage: pepys-api <command>/);
+    expect(run(['--version']).stdout).toMatch(/^pepys-static-api \d+\.\d+\.\d+ \(Node v\d+/);
   });
 });
 

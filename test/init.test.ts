@@ -96,5 +96,8 @@ describe('init', () => {
     expect(Buffer.from(year.body).equals(readFileSync(join(out, 'api/v1/entries/years/1914/pages/1.json')))).toBe(true);
     const page = new TextDecoder().decode((await ask('', 'text/html')).body);
     expect(page).toContain('the diary runs from 1914-08-02 to 1915-08-02');
+    // Named after its title, not Pepys's.
+    expect(page).toContain('<title>Entries · A Diary · API</title>');
+    expect(page).not.toMatch(/Pepys/);
   });
 });

@@ -107,6 +107,12 @@ export function parseCommand<T extends ParseArgsConfig>(
   usage: string,
   config: T,
 ): ReturnType<typeof parseArgs<T>> {
+  // Run as the package's command (bin/pepys-api.mjs says which): its words, not npm's.
+  const asBin = process.env.PEPYS_API_COMMAND;
+  if (asBin !== undefined && asBin !== '' && invocation.startsWith('npm ')) {
+    invocation = asBin;
+    usage = usage.replace(/^usage: npm (?:start|run [\w:-]+) --/, `usage: ${asBin}`);
+  }
   let parsed: ReturnType<typeof parseArgs<T>>;
   try {
     parsed = parseArgs(config);

@@ -3,6 +3,7 @@
 
 import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
 import type { SiteConfig, TitleConvention } from '../core/model.ts';
+import { PEPYS_TITLE } from '../core/site-index.ts';
 import { asMapping, type FieldSource, isTimestamp, problem, rejectUnknownKeys } from './fields.ts';
 import { DEFAULT_LOCALE, titleFormat } from './locale.ts';
 import { ContentError, type Problem } from './problems.ts';
@@ -12,7 +13,7 @@ import { parseYaml } from './yaml-text.ts';
 export const SITE_FILE = 'site.yaml';
 
 export const DEFAULT_CONFIG: SiteConfig = {
-  title: 'The Diary of Samuel Pepys',
+  title: PEPYS_TITLE,
   author: 'Samuel Pepys',
   apiOrigin: 'https://pepys.example.org',
   siteOrigin: 'https://www.pepysdiary.com',

@@ -157,7 +157,7 @@ function represent(
   query: ListQuery,
   status: number,
   json: Uint8Array,
-  site: Pick<SiteIndex, 'apiOrigin' | 'period'> | undefined,
+  site: Pick<SiteIndex, 'apiOrigin' | 'period' | 'name'> | undefined,
   coder: ContentCoder | undefined,
   type: string = JSON_TYPE,
 ): ApiResponse {
@@ -189,6 +189,7 @@ function represent(
       query,
       apiOrigin: site?.apiOrigin,
       period: site?.period,
+      name: site?.name,
     });
     body = encoder.encode(html);
   }

@@ -12,6 +12,7 @@ import { entryFilters, type ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL } from './pagination.ts';
 import { PEPYS_PERIOD, type Period } from './period.ts';
 import { isBlankSearch } from './search/query.ts';
+import { apiName, PEPYS_TITLE } from './site-index.ts';
 
 export interface HtmlViewInput {
   status: number;
@@ -26,6 +27,8 @@ export interface HtmlViewInput {
   apiOrigin?: string | undefined;
   /** The diary's period, for the date form's hint (the Pepys diary's when unknown). */
   period?: Period | undefined;
+  /** The API's name (site-index.ts apiName; the Pepys diary's when unknown). */
+  name?: string | undefined;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -145,11 +148,11 @@ function apiParts(path: string): string[] | null {
     .split('/');
 }
 
-function heading(parts: string[] | null, data: unknown, status: number): string {
+function heading(parts: string[] | null, data: unknown, status: number, apiTitle: string): string {
   if (status >= 400) return `${status} ${REASON_PHRASES[status] ?? 'Error'}`;
-  if (parts === null) return 'Pepys diary API';
+  if (parts === null) return apiTitle;
   const [collection = '', key] = parts;
-  if (parts.length === 0) return 'Pepys diary API';
+  if (parts.length === 0) return apiTitle;
   if (collection === 'schema') return 'OpenAPI document';
   const name = collection.charAt(0).toUpperCase() + collection.slice(1);
   if (key === undefined) return name;
@@ -306,7 +309,8 @@ export function renderHtmlView(input: HtmlViewInput): string {
   const parts = apiParts(path);
   const collection = parts?.[0];
   const envelope = status === 200 && parts?.length === 1 ? asEnvelope(data) : null;
-  const title = heading(parts, data, status);
+  const name = input.name ?? apiName(PEPYS_TITLE);
+  const title = heading(parts, data, status, name);
   const detail =
     status >= 400 &&
     typeof data === 'object' &&
@@ -334,7 +338,7 @@ export function renderHtmlView(input: HtmlViewInput): string {
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escText(title)} · Pepys diary API</title><style>${STYLE}</style></head><body>` +
+    `<title>${escText(title)} · ${escText(name)}</title><style>${STYLE}</style></head><body>` +
     '<a class="skip" href="#main">Skip to the answer</a>' +
     `<header>${sectionNav(parts)}</header>` +
     `<main id="main" tabindex="-1"><h1>${escText(title)}</h1>${detail}` +

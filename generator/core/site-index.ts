@@ -20,6 +20,8 @@ export interface SiteIndexFile {
   pageSize: number;
   /** The diary's first and last day (site.yaml `period`): its years and months are pre-rendered. */
   period: Period;
+  /** The API's name in the HTML view (apiName). */
+  name: string;
   /** Category slugs, ascending. */
   categories: string[];
   /** Topic ids, ascending. */
@@ -34,11 +36,20 @@ export interface SiteIndex {
   siteOrigin: string;
   pageSize: number;
   period: Period;
+  name: string;
   entryDates: IsoDate[];
   /** The list item of the entry at a position, as a result fragment (rendered once, when first asked). */
   entryFragment: (position: number) => string;
   categorySlugs: ReadonlySet<string>;
   topicIds: ReadonlySet<number>;
+}
+
+/** The title of the diary the project was made for (site.yaml's default). */
+export const PEPYS_TITLE = 'The Diary of Samuel Pepys';
+
+/** The API's name in the HTML view: the project's own for the Pepys diary, after its title for another. */
+export function apiName(title: string): string {
+  return title === PEPYS_TITLE ? 'Pepys diary API' : `${title} · API`;
 }
 
 export function siteIndexFile(model: Model): SiteIndexFile {
@@ -48,6 +59,7 @@ export function siteIndexFile(model: Model): SiteIndexFile {
     siteOrigin,
     pageSize,
     period: { start: period.start, end: period.end },
+    name: apiName(model.config.title),
     categories: model.categories.map((c) => c.slug),
     topics: model.topics.map((t) => t.id),
     entries: model.entries.map((e) => [e.date, e.title, e.lastModifiedTime]),
@@ -72,6 +84,7 @@ function defect(f: Record<string, unknown>): string | null {
     (typeof period !== 'object' || period === null || !isIsoDate(period.start ?? '') || !isIsoDate(period.end ?? ''))
   )
     return '"period" is not { start, end } of two dates';
+  if (f.name !== undefined && (typeof f.name !== 'string' || f.name === '')) return '"name" is not a string';
   if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
   if (!Array.isArray(f.topics) || !f.topics.every((id) => Number.isSafeInteger(id)))
     return '"topics" is not a list of ids';
@@ -114,6 +127,7 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
     siteOrigin: f.siteOrigin,
     pageSize: f.pageSize,
     period: f.period === undefined ? PEPYS_PERIOD : { start: f.period.start, end: f.period.end },
+    name: f.name ?? apiName(PEPYS_TITLE),
     entryDates: f.entries.map((e) => e[0]),
     entryFragment,
     categorySlugs: new Set(f.categories),
