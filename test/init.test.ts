@@ -99,5 +99,9 @@ describe('init', () => {
     // Named after its title, not Pepys's.
     expect(page).toContain('<title>Entries · A Diary · API</title>');
     expect(page).not.toMatch(/Pepys/);
+    // Nor does its OpenAPI document speak of Pepys: its dates are in its own calendar and words.
+    const schema = readFileSync(join(out, 'api/v1/schema.json'), 'utf8');
+    expect(schema).not.toMatch(/Pepys/);
+    expect(schema).toContain('The date in words, e.g. `Sunday 2 August 1914`.');
   });
 });

@@ -5,13 +5,16 @@
 // records and first list pages of this very build). Clients can generate code from it; the
 // contract tests validate every body they see against it, so it cannot drift from the answers.
 
+import { DEFAULT_LOCALE, titleRules } from '../content/locale.ts';
 import { INVALID_PAGE, invalidDate, NOT_FOUND, noRecord } from '../core/errors.ts';
 import { DOWNLOAD_TYPES, SCHEMA_FILE } from '../core/files.ts';
 import { API_HEADERS, CLIENT_CACHE_CONTROL, NO_STORE, PREFLIGHT_MAX_AGE } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
 import { pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
-import type { Model } from '../core/model.ts';
+import type { Model, SiteConfig } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, root, topicDetail } from '../core/records.ts';
+import { PEPYS_TITLE } from '../core/site-index.ts';
+import { entryTitle } from '../core/titles.ts';
 import {
   type CategoryDetail,
   type CategoryItem,
@@ -90,7 +93,27 @@ function list(item: string, description: string, pageURL: string): Doc {
   return record<ListEnvelope<unknown>>(description, fields);
 }
 
-function schemas(o: Origins, pageSize: number): Doc {
+/** How the document describes an entry's date and title: in the diary's own calendar and locale. */
+interface EntryWords {
+  date: string;
+  title: string;
+}
+
+function entryWords(config: SiteConfig): EntryWords {
+  // The Pepys diary's, as the document has always said them.
+  if (config.title === PEPYS_TITLE && config.calendar === 'julian' && config.locale === DEFAULT_LOCALE)
+    return {
+      date: 'The day of the diary (Julian calendar, as Pepys wrote it).',
+      title: '`<Weekday> <day> <Month> <year>`, e.g. `Sunday 1 January 1659/60`.',
+    };
+  const calendar = { julian: 'Julian', gregorian: 'Gregorian', british: 'British' }[config.calendar];
+  return {
+    date: `The day of the diary, in the ${calendar} calendar its dates are written in.`,
+    title: `The date in words, e.g. \`${entryTitle(config.period.start, titleRules(config))}\`.`,
+  };
+}
+
+function schemas(o: Origins, pageSize: number, words: EntryWords): Doc {
   const api = literal(`${o.apiOrigin}${API_PATH}`);
   const site = literal(o.siteOrigin);
   const url = (pattern: string, description: string): Doc => ({
@@ -110,8 +133,8 @@ function schemas(o: Origins, pageSize: number): Doc {
   const lastModified = { ...schemaRef('Timestamp'), description: 'When the record last changed.' };
 
   const entryItem: Fields<EntryItem> = {
-    date: { ...schemaRef('Date'), description: 'The day of the diary (Julian calendar, as Pepys wrote it).' },
-    title: text('`<Weekday> <day> <Month> <year>`, e.g. `Sunday 1 January 1659/60`.'),
+    date: { ...schemaRef('Date'), description: words.date },
+    title: text(words.title),
     lastModifiedTime: lastModified,
     apiURL: schemaRef('EntryURL'),
     webURL: url(`${site}/diary/[0-9]{4}/[0-9]{2}/[0-9]{2}/`, 'The entry on the human-readable site.'),
@@ -910,7 +933,7 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, re
     ],
     paths: paths(),
     components: {
-      schemas: schemas(o, config.pageSize),
+      schemas: schemas(o, config.pageSize, entryWords(config)),
       responses: responses(examples(model, fragments)),
       parameters: parameters(model),
       headers: headers(),
