@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { pick, prng } from '../generator/core/random.ts';
+import { htmlText } from '../generator/core/search/text.ts';
 import { loadSite, queryString, rangeQueries } from './range.ts';
 import { startServer } from './server.ts';
 
@@ -129,7 +130,7 @@ function distinctSearches(count: number): Request[] {
   for (let i = 0; words.size < 3000 && i < 400; i++) {
     const file = `${outDir}/api/v1/entries/${pick(rand, site.entryDates)}.json`;
     const html = (JSON.parse(readFileSync(file, 'utf8')) as { entryHTML: string }).entryHTML;
-    for (const w of html.replace(/<[^>]*>/g, ' ').match(/[A-Za-z]{2,}/g) ?? []) words.add(w.toLowerCase());
+    for (const w of htmlText(html).match(/[A-Za-z]{2,}/g) ?? []) words.add(w.toLowerCase());
   }
   const vocabulary = [...words];
   const seen = new Set<string>();

@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { derivedKind, kindsByCategory, personOrderTitle, topicLinks } from '../generator/content/derive.ts';
 import { loadContent } from '../generator/content/load.ts';
-import { ContentError, type Problem } from '../generator/content/problems.ts';
-import { CATEGORIES_YAML, entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { CATEGORIES_YAML, entryFile, problemsOf, smallSite, writeContent } from './helpers/content.ts';
 
 describe('personOrderTitle', () => {
   it('puts the surname first, keeping titles, particles and remarks where the reference does', () => {
@@ -76,16 +75,6 @@ describe('kinds from categories', () => {
     expect(derivedKind(['food'], by)).toBe('default');
   });
 });
-
-async function problemsOf(files: Record<string, string>): Promise<Problem[]> {
-  try {
-    await loadContent(writeContent(files));
-  } catch (err) {
-    if (err instanceof ContentError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe('the model', () => {
   it('adds the topics an entry links to, both ways, and derives kinds and sorting titles where files are silent', async () => {

@@ -3,19 +3,9 @@ import { loadContent } from '../generator/content/load.ts';
 import { titleFormat } from '../generator/content/locale.ts';
 import { ContentError, formatProblem, type Problem } from '../generator/content/problems.ts';
 import { hasTitleShape as shapeIn, type TitleFormat } from '../generator/core/titles.ts';
-import { CATEGORIES_YAML, entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { CATEGORIES_YAML, entryFile, problemsOf, smallSite, writeContent } from './helpers/content.ts';
 
 const hasTitleShape = (title: string) => shapeIn(title, titleFormat('en') as TitleFormat);
-
-async function problemsOf(files: Record<string, string>): Promise<Problem[]> {
-  try {
-    await loadContent(writeContent(files));
-  } catch (err) {
-    if (err instanceof ContentError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 function expectProblem(problems: Problem[], file: string, line: number, message: RegExp): void {
   const match = problems.find((p) => p.file === file && p.line === line && message.test(p.message));

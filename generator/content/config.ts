@@ -6,6 +6,7 @@ import type { SiteConfig, TitleConvention } from '../core/model.ts';
 import { PEPYS_TITLE } from '../core/site-index.ts';
 import { asMapping, type FieldSource, isTimestamp, problem, rejectUnknownKeys } from './fields.ts';
 import { DEFAULT_LOCALE, titleFormat } from './locale.ts';
+import { SLUG_PATTERN } from './parse-categories.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { readContentFile } from './read-file.ts';
 import { parseYaml } from './yaml-text.ts';
@@ -180,8 +181,6 @@ export function readSiteConfig(
   return { config: merged, problems, signature };
 }
 
-const SLUG_LIST = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
 /** site.yaml's `kinds: { person: [slugs], place: [slugs] }`. */
 function readKinds(src: FieldSource, value: unknown, config: SiteConfig): void {
   const kinds = asMapping(value);
@@ -190,7 +189,7 @@ function readKinds(src: FieldSource, value: unknown, config: SiteConfig): void {
     kinds !== null &&
     lists !== null &&
     Object.keys(kinds).every((k) => k === 'person' || k === 'place') &&
-    lists.every((l) => Array.isArray(l) && l.every((s) => typeof s === 'string' && SLUG_LIST.test(s)));
+    lists.every((l) => Array.isArray(l) && l.every((s) => typeof s === 'string' && SLUG_PATTERN.test(s)));
   if (!valid || lists === null) {
     problem(src, 'kinds', '"kinds" must be a mapping { person: [category slugs], place: [category slugs] }');
     return;

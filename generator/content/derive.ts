@@ -5,16 +5,31 @@
 import type { Category } from '../core/model.ts';
 import type { TopicKind } from '../core/types.ts';
 
-/** The ids of the topics an HTML text links to, `/encyclopedia/<id>/` on one of `origins` or on none (a relative link), with the offset of each link. */
+/**
+ * The ids of the topics an HTML text links to, `/encyclopedia/<id>/` on one of `origins` or on
+ * none (a relative link), with the offset of each link.
+ */
 export function topicLinks(html: string, origins: readonly string[]): Array<{ id: number; at: number }> {
-  const escaped = origins.map((o) => o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const links = new RegExp(
-    `\\bhref\\s*=\\s*(["'])(?:${escaped.join('|')})?/encyclopedia/([0-9]{1,9})/?(?:[?#][^"']*)?\\1`,
-    'gi',
-  );
+  const links = linkPattern(origins);
   const found: Array<{ id: number; at: number }> = [];
   for (const m of html.matchAll(links)) found.push({ id: Number(m[2]), at: m.index });
   return found;
+}
+
+// Made once for a site's origins, not for each of its entries (matchAll works on a copy).
+let lastPattern: { key: string; pattern: RegExp } | null = null;
+
+function linkPattern(origins: readonly string[]): RegExp {
+  const key = origins.join(' ');
+  if (lastPattern?.key !== key) {
+    const escaped = origins.map((o) => o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const pattern = new RegExp(
+      `\\bhref\\s*=\\s*(["'])(?:${escaped.join('|')})?/encyclopedia/([0-9]{1,9})/?(?:[?#][^"']*)?\\1`,
+      'gi',
+    );
+    lastPattern = { key, pattern };
+  }
+  return lastPattern.pattern;
 }
 
 /**

@@ -5,7 +5,7 @@ import { asMapping, type FieldSource, problem, rejectUnknownKeys, requiredString
 import type { Problem } from './problems.ts';
 import { parseYamlList } from './yaml-text.ts';
 
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_SLUG_LENGTH = 100;
 
 export interface ParsedCategory {

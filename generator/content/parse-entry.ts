@@ -17,7 +17,7 @@ import {
   timestamp,
 } from './fields.ts';
 import { titleRules } from './locale.ts';
-import type { Problem } from './problems.ts';
+import { lineAt, type Problem } from './problems.ts';
 import { parseYaml } from './yaml-text.ts';
 
 export const FOOTNOTES_MARKER = '<!-- footnotes -->';
@@ -126,11 +126,4 @@ export function parseEntryFile(
     line: lineAt(text, bodyAt + at),
   }));
   return { file, dateLine: lineOf(src, 'date'), topicsLine: lineOf(src, 'topics'), givenTitle, links, entry };
-}
-
-/** The 1-based line of an offset of a text. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }

@@ -17,6 +17,13 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u20
  * Text from content or the file system made safe to print: each control character written as
  * `\u{…}`. A key or a file name may hold escape sequences; a message never sends them raw.
  */
+/** The 1-based line of an offset of a text. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 export function printable(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u{${(c.codePointAt(0) as number).toString(16)}}`);
 }

@@ -9,6 +9,11 @@ export const CALENDARS: readonly CalendarName[] = ['julian', 'gregorian', 'briti
 
 const DISPLAY: Record<CalendarName, string> = { julian: 'Julian', gregorian: 'Gregorian', british: 'British' };
 
+/** A calendar's name as a sentence writes it: `Julian`, `Gregorian`, `British`. */
+export function calendarName(calendar: CalendarName): string {
+  return DISPLAY[calendar];
+}
+
 const MONTH_NAMES = [
   'January',
   'February',

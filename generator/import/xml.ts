@@ -6,6 +6,8 @@
 // (entities stay as written, which is valid in HTML too), and any malformation is an error rather
 // than something to guess about.
 
+import { lineAt } from '../content/problems.ts';
+
 interface XAttr {
   name: string;
   /** Raw value as written in the source (entities not decoded), without quotes. */
@@ -62,12 +64,6 @@ export class XmlError extends Error {}
 /** How deep elements may nest. */
 const MAX_DEPTH = 1_000;
 
-function lineOf(source: string, offset: number): number {
-  let line = 1;
-  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 /**
  * Parse a well-formed XML document into a synthetic root element named `#document` whose children
  * are the top-level nodes (prolog and doctype are dropped). Throws XmlError on any malformation.
@@ -76,7 +72,7 @@ export function parseXml(source: string, fileName: string): XElement {
   const root: XElement = { kind: 'element', name: '#document', attrs: [], children: [], offset: 0 };
   const stack: XElement[] = [root];
   const fail = (offset: number, reason: string): never => {
-    throw new XmlError(`${fileName}:${lineOf(source, offset)}: ${reason}`);
+    throw new XmlError(`${fileName}:${lineAt(source, offset)}: ${reason}`);
   };
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(source); m !== null; m = TOKEN.exec(source)) {

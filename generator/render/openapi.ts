@@ -6,6 +6,7 @@
 // contract tests validate every body they see against it, so it cannot drift from the answers.
 
 import { DEFAULT_LOCALE, titleRules } from '../content/locale.ts';
+import { calendarName } from '../core/calendar.ts';
 import { INVALID_PAGE, invalidDate, NOT_FOUND, noRecord } from '../core/errors.ts';
 import { DOWNLOAD_TYPES, SCHEMA_FILE } from '../core/files.ts';
 import { API_HEADERS, CLIENT_CACHE_CONTROL, NO_STORE, PREFLIGHT_MAX_AGE } from '../core/headers.ts';
@@ -106,9 +107,8 @@ function entryWords(config: SiteConfig): EntryWords {
       date: 'The day of the diary (Julian calendar, as Pepys wrote it).',
       title: '`<Weekday> <day> <Month> <year>`, e.g. `Sunday 1 January 1659/60`.',
     };
-  const calendar = { julian: 'Julian', gregorian: 'Gregorian', british: 'British' }[config.calendar];
   return {
-    date: `The day of the diary, in the ${calendar} calendar its dates are written in.`,
+    date: `The day of the diary, in the ${calendarName(config.calendar)} calendar its dates are written in.`,
     title: `The date in words, e.g. \`${entryTitle(config.period.start, titleRules(config))}\`.`,
   };
 }

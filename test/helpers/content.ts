@@ -3,8 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../generator/content/config.ts';
+import { loadContent } from '../../generator/content/load.ts';
 import { parseEntryFile } from '../../generator/content/parse-entry.ts';
-import type { Problem } from '../../generator/content/problems.ts';
+import { ContentError, type Problem } from '../../generator/content/problems.ts';
 import { tempDir } from './temp.ts';
 
 /** Writes `files` (relative path → text) into a fresh temp directory and returns its path. */
@@ -54,4 +55,15 @@ export function entryParts(text: string): { body: string; footnotes: string } {
   if (parsed === null || problems.length > 0)
     throw new Error(`not a valid entry file: ${problems.map((p) => p.message).join('; ')}`);
   return { body: parsed.entry.entryHTML, footnotes: parsed.entry.footnotesHTML };
+}
+
+/** Every problem a load of these content files reports (none: []). */
+export async function problemsOf(files: Record<string, string>): Promise<Problem[]> {
+  try {
+    await loadContent(writeContent(files));
+  } catch (err) {
+    if (err instanceof ContentError) return err.problems;
+    throw err;
+  }
+  return [];
 }

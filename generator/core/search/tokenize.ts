@@ -91,15 +91,21 @@ export interface TextWords {
 
 const ASCII_WORD = /^[A-Za-z0-9]+$/;
 
+/** The runs eachRun visits, found by the regular expression engine (native code from its first call). */
+const runsOf = () => /[\p{L}\p{M}\p{N}]+/gu;
+
+/** How many words a written run gives (cheaply: a run of ASCII letters and digits is one). */
+function wordCount(run: string): number {
+  return ASCII_WORD.test(run) ? 1 : termsOfRun(run).length;
+}
+
 /** The TextWords of a text, no term read yet. */
 export function textWords(text: string): TextWords {
   const starts: number[] = [];
   const ends: number[] = [];
-  // The same runs as eachRun's, found by the regular expression engine (for a whole text, many
-  // times faster than a loop that stops early and is meant for short reads).
-  const runs = /[\p{L}\p{M}\p{N}]+/gu;
+  const runs = runsOf();
   for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
-    const n = ASCII_WORD.test(m[0]) ? 1 : termsOfRun(m[0]).length;
+    const n = wordCount(m[0]);
     for (let k = 0; k < n; k++) {
       starts.push(m.index);
       ends.push(m.index + m[0].length);
@@ -122,13 +128,11 @@ export function tokenizeFrom(
   if (words !== undefined) return tokenizeKept(text, skip, words, enough);
   const tokens: Token[] = [];
   let counted = 0;
-  // A short read (a snippet's): the regular expression engine finds the runs, native code from
-  // the first call (the loop of eachRun is the faster once optimised, over a whole text).
-  const runs = /[\p{L}\p{M}\p{N}]+/gu;
+  const runs = runsOf();
   for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
     const run = m[0];
     if (counted < skip) {
-      const n = ASCII_WORD.test(run) ? 1 : termsOfRun(run).length;
+      const n = wordCount(run);
       if (counted + n <= skip) {
         counted += n;
         continue;
