@@ -29,6 +29,7 @@ describe('init', () => {
     writeFileSync(join(full, 'notes.txt'), 'mine');
     const cases: Array<[string[], RegExp]> = [
       [[full], /is not empty/],
+      [[join(full, 'notes.txt')], /notes\.txt is a file: init makes a directory/],
       [[join(full, 'x'), '--calendar', 'mayan'], /--calendar: one of julian, gregorian, british/],
       [[join(full, 'x'), '--locale', 'klingon'], /--locale: "klingon" is not a locale of date-fns/],
       [

@@ -3,11 +3,11 @@
 // entry that links to it, and a README of the format. It writes nothing into a directory that
 // holds anything.
 
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { titleFormat } from '../content/locale.ts';
 import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
-import { fail } from './exit.ts';
+import { EXIT_FAILED, fail } from './exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
 
 const USAGE = `usage: pepys-api init <dir> [options]
@@ -41,6 +41,7 @@ if (format instanceof Error) fail(`--locale: ${format.message}`);
 const start = values.start as string;
 const wrong = dateProblem(calendar, start);
 if (wrong !== null) fail(`--start: ${wrong}`);
+if (existsSync(dir) && !statSync(dir).isDirectory()) fail(`${dir} is a file: init makes a directory`);
 if (existsSync(dir) && readdirSync(dir).length > 0)
   fail(`${dir} is not empty: init writes only into a new or empty directory`);
 
@@ -90,9 +91,13 @@ A build stops at the first invalid file with its name, its line and what is wron
 last good output in place.
 `,
 };
-for (const [path, text] of Object.entries(files)) {
-  mkdirSync(join(dir, path, '..'), { recursive: true });
-  writeFileSync(join(dir, path), text);
+try {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+} catch (err) {
+  fail(`cannot write ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, EXIT_FAILED);
 }
 process.stdout.write(
   `made ${dir}: ${Object.keys(files).length} files; next: pepys-api build --content ${dir} --out public\n`,
