@@ -17,9 +17,10 @@ import { type LoadOptions, type ParsedCategories, readContent, validate } from '
 import type { FileJob, ParsedFile } from './content/parse-file.ts';
 import { ContentError } from './content/problems.ts';
 import type { Entry, Model, SiteConfig } from './core/model.ts';
+import { originsOf } from './core/records.ts';
 import type { IsoDate, TopicKind } from './core/types.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
-import { entryDetailFile, originsOf, renderFiles, topicDetailFile } from './render/render-site.ts';
+import { entryDetailFile, renderFiles, topicDetailFile } from './render/render-site.ts';
 
 export interface BuildOptions extends LoadOptions {
   contentDir: string;

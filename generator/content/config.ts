@@ -4,6 +4,7 @@
 import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
 import type { SiteConfig, TitleConvention } from '../core/model.ts';
 import { PEPYS_TITLE } from '../core/site-index.ts';
+import { DEFAULT_WEB_URLS, expandWebURL, WEB_URL_PLACEHOLDERS, type WebURLs } from '../core/urls.ts';
 import { asMapping, type FieldSource, isTimestamp, problem, rejectUnknownKeys } from './fields.ts';
 import { DEFAULT_LOCALE, titleFormat } from './locale.ts';
 import { SLUG_PATTERN } from './parse-categories.ts';
@@ -25,6 +26,7 @@ export const DEFAULT_CONFIG: SiteConfig = {
   titleConvention: 'seed',
   kinds: { person: ['people'], place: ['places'] },
   linkOrigins: ['https://www.pepysdiary.com'],
+  webURLs: { ...DEFAULT_WEB_URLS },
   lastModifiedTime: '2026-01-01T00:00:00Z',
 };
 
@@ -153,6 +155,7 @@ export function readSiteConfig(
           problem(src, 'linkOrigins', `"linkOrigins" must be a list of origins${bad ? `: ${bad.message}` : ''}`);
         else config.linkOrigins = origins as string[];
       }
+      if (data.webURLs !== undefined) readWebURLs(src, data.webURLs, config);
       if (data.titleConvention !== undefined) {
         const c = parseConvention(String(data.titleConvention));
         if (c instanceof Error) problem(src, 'titleConvention', c.message);
@@ -195,6 +198,69 @@ function readKinds(src: FieldSource, value: unknown, config: SiteConfig): void {
     return;
   }
   config.kinds = { person: lists[0] as string[], place: lists[1] as string[] };
+}
+
+/**
+ * site.yaml's `webURLs: { entry, category, topic }`, each a template (core/urls.ts); a template
+ * left out keeps its default. Each must begin with `{site}`, name each record (an entry by its
+ * date, a category by its path or slug, a topic by its id) and use only its own placeholders.
+ */
+function readWebURLs(src: FieldSource, value: unknown, config: SiteConfig): void {
+  const templates = asMapping(value);
+  const kinds = Object.keys(WEB_URL_PLACEHOLDERS) as Array<keyof WebURLs>;
+  if (templates === null || Object.keys(templates).some((k) => !kinds.includes(k as keyof WebURLs))) {
+    problem(src, 'webURLs', `"webURLs" must be a mapping of templates with keys ${kinds.join(', ')}`);
+    return;
+  }
+  const out: WebURLs = { ...config.webURLs };
+  for (const kind of kinds) {
+    const template = templates[kind];
+    if (template === undefined) continue;
+    const wrong = webURLProblem(kind, template);
+    if (wrong !== null) {
+      problem(src, 'webURLs', `"webURLs.${kind}": ${wrong}`);
+      return;
+    }
+    out[kind] = template as string;
+  }
+  config.webURLs = out;
+}
+
+const NAMING: Readonly<Record<keyof WebURLs, readonly (readonly string[])[]>> = {
+  entry: [['date'], ['yyyy', 'mm', 'dd']],
+  category: [['path'], ['slug']],
+  topic: [['id']],
+};
+
+/** What is wrong with one webURLs template, or null. */
+export function webURLProblem(kind: keyof WebURLs, template: unknown): string | null {
+  if (typeof template !== 'string') return 'must be a string';
+  const allowed = WEB_URL_PLACEHOLDERS[kind];
+  const used = [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1] as string);
+  const unknown = used.find((p) => !allowed.includes(p));
+  if (unknown !== undefined)
+    return `{${unknown}} is not a placeholder of a ${kind}'s page (${allowed.map((p) => `{${p}}`).join(', ')})`;
+  if (!template.startsWith('{site}')) return 'must begin with {site}, the siteOrigin';
+  if (!NAMING[kind].some((names) => names.every((n) => used.includes(n))))
+    return `must name the ${kind} with ${NAMING[kind].map((ns) => ns.map((n) => `{${n}}`).join('')).join(' or ')}`;
+  // A sample expansion must be a URL of the site, with nothing a URL would have to escape.
+  const sample = expandWebURL(template, {
+    site: 'https://example.org',
+    date: '1660-01-01',
+    yyyy: '1660',
+    mm: '01',
+    dd: '01',
+    path: 'a/b',
+    slug: 'b',
+    id: '1',
+  });
+  let url: URL | null = null;
+  try {
+    url = new URL(sample);
+  } catch {}
+  if (url === null || url.origin !== 'https://example.org' || url.href !== sample || !sample.slice(19).startsWith('/'))
+    return `must be {site} and a path of URL characters (e.g. {site}/diary/{date}/), not ${JSON.stringify(template)}`;
+  return null;
 }
 
 /** site.yaml's `period: { start: YYYY-MM-DD, end: YYYY-MM-DD }`, dates of the site's calendar. */

@@ -4,27 +4,40 @@
 
 import type { Category } from '../core/model.ts';
 import type { TopicKind } from '../core/types.ts';
+import { DEFAULT_WEB_URLS } from '../core/urls.ts';
 
 /**
- * The ids of the topics an HTML text links to, `/encyclopedia/<id>/` on one of `origins` or on
- * none (a relative link), with the offset of each link.
+ * The ids of the topics an HTML text links to, with the offset of each link: the path of the topic
+ * template (`/encyclopedia/{id}/` by default) on one of `origins` or on none (a relative link).
  */
-export function topicLinks(html: string, origins: readonly string[]): Array<{ id: number; at: number }> {
-  const links = linkPattern(origins);
+export function topicLinks(
+  html: string,
+  origins: readonly string[],
+  topicTemplate: string = DEFAULT_WEB_URLS.topic,
+): Array<{ id: number; at: number }> {
+  const links = linkPattern(origins, topicTemplate);
   const found: Array<{ id: number; at: number }> = [];
   for (const m of html.matchAll(links)) found.push({ id: Number(m[2]), at: m.index });
   return found;
 }
 
-// Made once for a site's origins, not for each of its entries (matchAll works on a copy).
+// Made once for a site, not for each of its entries (matchAll works on a copy).
 let lastPattern: { key: string; pattern: RegExp } | null = null;
 
-function linkPattern(origins: readonly string[]): RegExp {
-  const key = origins.join(' ');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function linkPattern(origins: readonly string[], topicTemplate: string): RegExp {
+  const key = `${topicTemplate} ${origins.join(' ')}`;
   if (lastPattern?.key !== key) {
-    const escaped = origins.map((o) => o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    // The template begins with {site} and names {id} once (content/config.ts); a final slash may be left out.
+    const path = topicTemplate
+      .slice('{site}'.length)
+      .split('{id}')
+      .map(escapeRegExp)
+      .join('([0-9]{1,9})')
+      .replace(/\/$/, '/?');
     const pattern = new RegExp(
-      `\\bhref\\s*=\\s*(["'])(?:${escaped.join('|')})?/encyclopedia/([0-9]{1,9})/?(?:[?#][^"']*)?\\1`,
+      `\\bhref\\s*=\\s*(["'])(?:${origins.map(escapeRegExp).join('|')})?${path}(?:[?#][^"']*)?\\1`,
       'gi',
     );
     lastPattern = { key, pattern };

@@ -121,9 +121,11 @@ export function parseEntryFile(
   if (validDate === '') return null;
   // Lines counted in the whole file: the body starts after the front matter's closing line.
   const bodyAt = closeAtEnd + 5;
-  const links = topicLinks(body, [config.siteOrigin, ...config.linkOrigins]).map(({ id, at }) => ({
-    id,
-    line: lineAt(text, bodyAt + at),
-  }));
+  const links = topicLinks(body, [config.siteOrigin, ...config.linkOrigins], config.webURLs.topic).map(
+    ({ id, at }) => ({
+      id,
+      line: lineAt(text, bodyAt + at),
+    }),
+  );
   return { file, dateLine: lineOf(src, 'date'), topicsLine: lineOf(src, 'topics'), givenTitle, links, entry };
 }

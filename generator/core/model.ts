@@ -3,6 +3,7 @@
 
 import type { CalendarName } from './calendar.ts';
 import type { IsoDate, Timestamp, TopicKind } from './types.ts';
+import type { WebURLs } from './urls.ts';
 
 export type TitleConvention = 'seed' | 'every-year' | 'single';
 
@@ -33,6 +34,8 @@ export interface SiteConfig {
    * to: such a link makes the entry mention the topic.
    */
   linkOrigins: string[];
+  /** Templates of every webURL (core/urls.ts). */
+  webURLs: WebURLs;
   /** Default lastModifiedTime of records whose file gives none. */
   lastModifiedTime: Timestamp;
 }

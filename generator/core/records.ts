@@ -22,11 +22,18 @@ import {
   entryWebURL,
   topicApiURL,
   topicWebURL,
+  type WebSite,
 } from './urls.ts';
 
-export interface Origins {
+/** What every record links with: the API's origin, and the site and templates of its webURLs. */
+export interface Origins extends WebSite {
   apiOrigin: string;
-  siteOrigin: string;
+}
+
+/** The origins and templates every record of a site links with. */
+export function originsOf(model: Pick<Model, 'config'>): Origins {
+  const { apiOrigin, siteOrigin, webURLs } = model.config;
+  return { apiOrigin, siteOrigin, webURLs };
 }
 
 export function root(apiOrigin: string): Root {
@@ -47,7 +54,7 @@ export function entryItem(o: Origins, e: EntrySummary): EntryItem {
     title: e.title,
     lastModifiedTime: e.lastModifiedTime,
     apiURL: entryApiURL(o.apiOrigin, e.date),
-    webURL: entryWebURL(o.siteOrigin, e.date),
+    webURL: entryWebURL(o, e.date),
   };
 }
 
@@ -67,7 +74,7 @@ export function entryDetail(o: Origins, e: Entry): EntryDetail {
     topics: e.topicIds.map((id) => topicApiURL(o.apiOrigin, id)),
     lastModifiedTime: e.lastModifiedTime,
     apiURL: entryApiURL(o.apiOrigin, e.date),
-    webURL: entryWebURL(o.siteOrigin, e.date),
+    webURL: entryWebURL(o, e.date),
   };
 }
 
@@ -81,7 +88,7 @@ export function categoryItem(o: Origins, m: Model, c: Category): CategoryItem {
     parents: ancestors.map((s) => categoryApiURL(o.apiOrigin, s)),
     children: (m.categoryChildren.get(c.slug) ?? []).map((s) => categoryApiURL(o.apiOrigin, s)),
     apiURL: categoryApiURL(o.apiOrigin, c.slug),
-    webURL: categoryWebURL(o.siteOrigin, ancestors, c.slug),
+    webURL: categoryWebURL(o, ancestors, c.slug),
   };
 }
 
@@ -108,7 +115,7 @@ export function topicItem(o: Origins, t: Topic): TopicItem {
     kind: t.kind,
     lastModifiedTime: t.lastModifiedTime,
     apiURL: topicApiURL(o.apiOrigin, t.id),
-    webURL: topicWebURL(o.siteOrigin, t.id),
+    webURL: topicWebURL(o, t.id),
   };
 }
 
@@ -145,6 +152,6 @@ export function topicDetail(o: Origins, m: Model, t: Topic): TopicDetail {
     entries: (m.topicEntries.get(t.id) ?? []).map((d) => entryApiURL(o.apiOrigin, d)),
     lastModifiedTime: t.lastModifiedTime,
     apiURL: topicApiURL(o.apiOrigin, t.id),
-    webURL: topicWebURL(o.siteOrigin, t.id),
+    webURL: topicWebURL(o, t.id),
   };
 }

@@ -10,6 +10,7 @@ import { PEPYS_PERIOD, type Period } from './period.ts';
 import { entryItem } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { IsoDate, Timestamp } from './types.ts';
+import { DEFAULT_WEB_URLS, type WebURLs } from './urls.ts';
 
 export interface SiteIndexFile {
   version: 1;
@@ -22,6 +23,8 @@ export interface SiteIndexFile {
   period: Period;
   /** The API's name in the HTML view (apiName). */
   name: string;
+  /** Templates of the webURLs (site.yaml webURLs). */
+  webURLs: WebURLs;
   /** Category slugs, ascending. */
   categories: string[];
   /** Topic ids, ascending. */
@@ -37,6 +40,7 @@ export interface SiteIndex {
   pageSize: number;
   period: Period;
   name: string;
+  webURLs: WebURLs;
   entryDates: IsoDate[];
   /** The list item of the entry at a position, as a result fragment (rendered once, when first asked). */
   entryFragment: (position: number) => string;
@@ -53,13 +57,14 @@ export function apiName(title: string): string {
 }
 
 export function siteIndexFile(model: Model): SiteIndexFile {
-  const { apiOrigin, siteOrigin, pageSize, period } = model.config;
+  const { apiOrigin, siteOrigin, pageSize, period, webURLs } = model.config;
   const body: Omit<SiteIndexFile, 'buildId' | 'version'> = {
     apiOrigin,
     siteOrigin,
     pageSize,
     period: { start: period.start, end: period.end },
     name: apiName(model.config.title),
+    webURLs: { entry: webURLs.entry, category: webURLs.category, topic: webURLs.topic },
     categories: model.categories.map((c) => c.slug),
     topics: model.topics.map((t) => t.id),
     entries: model.entries.map((e) => [e.date, e.title, e.lastModifiedTime]),
@@ -85,6 +90,12 @@ function defect(f: Record<string, unknown>): string | null {
   )
     return '"period" is not { start, end } of two dates';
   if (f.name !== undefined && (typeof f.name !== 'string' || f.name === '')) return '"name" is not a string';
+  const web = f.webURLs as Partial<WebURLs> | null | undefined;
+  if (
+    web !== undefined &&
+    (typeof web !== 'object' || web === null || !isString(web.entry) || !isString(web.category) || !isString(web.topic))
+  )
+    return '"webURLs" is not { entry, category, topic } of three templates';
   if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
   if (!Array.isArray(f.topics) || !f.topics.every((id) => Number.isSafeInteger(id)))
     return '"topics" is not a list of ids';
@@ -109,7 +120,9 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
   const problem = defect(file as Record<string, unknown>);
   if (problem !== null) return fail(problem);
   const f = file as SiteIndexFile;
-  const origins = { apiOrigin: f.apiOrigin, siteOrigin: f.siteOrigin };
+  // Absent from the indexes of builds made before it was written: those all had pepysdiary.com's.
+  const webURLs = f.webURLs === undefined ? DEFAULT_WEB_URLS : { ...f.webURLs };
+  const origins = { apiOrigin: f.apiOrigin, siteOrigin: f.siteOrigin, webURLs };
   // Rendered on demand: loading stays a JSON parse (an edge isolate's first request pays for it),
   // and a page renders only the items it holds.
   const fragments: Array<string | undefined> = new Array(f.entries.length);
@@ -128,6 +141,7 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
     pageSize: f.pageSize,
     period: f.period === undefined ? PEPYS_PERIOD : { start: f.period.start, end: f.period.end },
     name: f.name ?? apiName(PEPYS_TITLE),
+    webURLs,
     entryDates: f.entries.map((e) => e[0]),
     entryFragment,
     categorySlugs: new Set(f.categories),

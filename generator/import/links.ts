@@ -9,7 +9,7 @@
 //   - a link whose target is not imported (introduction notes, unknown ids, other files) is
 //     unwrapped: its text stays, the dead link goes, and the report lists it.
 
-import { entryWebURL } from '../core/urls.ts';
+import { DEFAULT_WEB_URLS, entryWebURL, type WebSite } from '../core/urls.ts';
 import type { XElement } from './xml.ts';
 import { getAttr, removeAttr, setAttr } from './xml.ts';
 
@@ -38,12 +38,15 @@ export function newLinkLog(): LinkLog {
  * The link rewriter for one entry. `seenRefs` remembers which notes this entry already referenced,
  * so that only the first reference carries the `noteref-N` id the backlink points at.
  */
+/** The edition links to pepysdiary.com's pages, written as its addresses are. */
+const pepysSite = (ctx: LinkContext): WebSite => ({ siteOrigin: ctx.siteOrigin, webURLs: DEFAULT_WEB_URLS });
+
 export function entryLinkRewriter(ctx: LinkContext, date: string, log: LinkLog): (a: XElement) => 'keep' | 'unwrap' {
   const seenRefs = new Set<string>();
   const noteAddress = (noteId: string): string | null => {
     const home = ctx.noteHomes.get(noteId);
     if (home === undefined) return null;
-    return home === date ? `#${noteId}` : `${entryWebURL(ctx.siteOrigin, home)}#${noteId}`;
+    return home === date ? `#${noteId}` : `${entryWebURL(pepysSite(ctx), home)}#${noteId}`;
   };
   const unwrap = (href: string, reason: string): 'unwrap' => {
     log.unwrapped.push({ date, href, reason });
@@ -88,7 +91,7 @@ export function entryLinkRewriter(ctx: LinkContext, date: string, log: LinkLog):
     if (article) {
       const target = ctx.entryOfArticleId.get(article[1] as string);
       if (target === undefined) return unwrap(href, 'link to an article that is in no entry');
-      setAttr(a, 'href', entryWebURL(ctx.siteOrigin, target));
+      setAttr(a, 'href', entryWebURL(pepysSite(ctx), target));
       log.rewritten.entry++;
       return 'keep';
     }

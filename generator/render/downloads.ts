@@ -14,7 +14,7 @@ import { DOWNLOAD_PATHS, DOWNLOAD_TYPES, DOWNLOADS_FILE, downloadFile, STATIC_HE
 import { API_HEADERS } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
 import type { Model } from '../core/model.ts';
-import { categoryDetail, entryDetail, type Origins, topicDetail } from '../core/records.ts';
+import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } from '../core/records.ts';
 import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { CategoryDetail, Download, DownloadList, EntryDetail, TopicDetail } from '../core/types.ts';
 
@@ -190,7 +190,7 @@ function database(model: Model, d: Details): Uint8Array {
 
 /** The whole-data files, by name, in the order the list gives them. */
 function downloadBodies(model: Model): Map<string, Uint8Array> {
-  const o: Origins = { apiOrigin: model.config.apiOrigin, siteOrigin: model.config.siteOrigin };
+  const o: Origins = originsOf(model);
   // Each detail made once, for its NDJSON line and its row.
   const d: Details = {
     entries: model.entries.map((e) => entryDetail(o, e)),

@@ -52,7 +52,7 @@ function atomFeed(model: Model): string {
         title: { value: e.title },
         updated: new Date(e.lastModifiedTime),
         links: [
-          { href: entryWebURL(siteOrigin, e.date), rel: 'alternate', type: 'text/html' },
+          { href: entryWebURL(model.config, e.date), rel: 'alternate', type: 'text/html' },
           { href: entryApiURL(apiOrigin, e.date), rel: 'related', type: 'application/json' },
         ],
         content: { type: 'html', value: contentOf(e) },
@@ -72,7 +72,7 @@ function jsonFeed(model: Model): string {
     authors: [{ name: author }],
     items: latest(model).map((e) => ({
       id: entryApiURL(apiOrigin, e.date),
-      url: entryWebURL(siteOrigin, e.date),
+      url: entryWebURL(model.config, e.date),
       external_url: entryApiURL(apiOrigin, e.date),
       title: e.title,
       content_html: contentOf(e),

@@ -13,7 +13,7 @@ import { API_HEADERS, CLIENT_CACHE_CONTROL, NO_STORE, PREFLIGHT_MAX_AGE } from '
 import { pretty } from '../core/json.ts';
 import { pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
 import type { Model, SiteConfig } from '../core/model.ts';
-import { categoryDetail, entryDetail, type Origins, root, topicDetail } from '../core/records.ts';
+import { categoryDetail, entryDetail, type Origins, originsOf, root, topicDetail } from '../core/records.ts';
 import { PEPYS_TITLE } from '../core/site-index.ts';
 import { entryTitle } from '../core/titles.ts';
 import {
@@ -49,6 +49,32 @@ const literal = (text: string) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 const DATE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
 // Django's slug and int converters, as the router accepts them (core/router.ts).
 const SLUG = '[-a-zA-Z0-9_]+';
+
+const PLACEHOLDER_PATTERNS: Readonly<Record<string, string>> = {
+  date: DATE,
+  yyyy: '[0-9]{4}',
+  mm: '[0-9]{2}',
+  dd: '[0-9]{2}',
+  slug: SLUG,
+  id: '[0-9]+',
+};
+
+/**
+ * The pattern of the webURLs a template (core/urls.ts) makes. A category's `{path}` is one to three
+ * slugs; followed by '/', as in pepysdiary.com's template, each slug is written with its slash.
+ */
+function webURLPattern(site: string, template: string): string {
+  return template
+    .slice('{site}'.length)
+    .split(/(\{path\}\/|\{[a-z]+\})/)
+    .map((part) => {
+      if (part === '{path}/') return `(?:${SLUG}/){1,3}`;
+      if (part === '{path}') return `${SLUG}(?:/${SLUG}){0,2}`;
+      const name = /^\{([a-z]+)\}$/.exec(part)?.[1];
+      return name === undefined ? literal(part) : (PLACEHOLDER_PATTERNS[name] ?? literal(part));
+    })
+    .reduce((pattern, part) => pattern + part, site);
+}
 
 /**
  * The URL of a page of a list: `params` (name, value pattern), each optional, in this order
@@ -137,7 +163,7 @@ function schemas(o: Origins, pageSize: number, words: EntryWords): Doc {
     title: text(words.title),
     lastModifiedTime: lastModified,
     apiURL: schemaRef('EntryURL'),
-    webURL: url(`${site}/diary/[0-9]{4}/[0-9]{2}/[0-9]{2}/`, 'The entry on the human-readable site.'),
+    webURL: url(webURLPattern(site, o.webURLs.entry), 'The entry on the human-readable site.'),
   };
   const entryDetail: Fields<EntryDetail> = {
     date: entryItem.date,
@@ -159,7 +185,7 @@ function schemas(o: Origins, pageSize: number, words: EntryWords): Doc {
     parents: { ...urls('CategoryURL', 'Every ancestor, top-level first.'), maxItems: 2 },
     children: urls('CategoryURL', 'The direct children, by title then slug.'),
     apiURL: schemaRef('CategoryURL'),
-    webURL: url(`${site}/encyclopedia/(?:${SLUG}/){1,3}`, 'The category on the human-readable site.'),
+    webURL: url(webURLPattern(site, o.webURLs.category), 'The category on the human-readable site.'),
   };
   const { apiURL, webURL, ...head } = categoryItem;
   const categoryDetail: Fields<CategoryDetail> = {
@@ -175,7 +201,7 @@ function schemas(o: Origins, pageSize: number, words: EntryWords): Doc {
     kind: { type: 'string', enum: [...TOPIC_KINDS] },
     lastModifiedTime: lastModified,
     apiURL: schemaRef('TopicURL'),
-    webURL: url(`${site}/encyclopedia/[0-9]+/`, 'The topic on the human-readable site.'),
+    webURL: url(webURLPattern(site, o.webURLs.topic), 'The topic on the human-readable site.'),
   };
   const coordinate = (description: string) => nullable({ type: 'number', description });
   const topicDetail: Fields<TopicDetail> = {
@@ -868,7 +894,7 @@ function firstPage(model: Model, collection: Collection, fragments: readonly str
 }
 
 function examples(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>): Record<string, Examples> {
-  const o: Origins = { apiOrigin: model.config.apiOrigin, siteOrigin: model.config.siteOrigin };
+  const o: Origins = originsOf(model);
   const out: Record<string, Examples> = {
     Root: { root: { summary: 'The root of this site', value: root(o.apiOrigin) } },
     EntryList: {
@@ -898,7 +924,7 @@ function examples(model: Model, fragments: Readonly<Record<Collection, readonly 
 /** The whole document, for a model and the rendered list items of its three lists. */
 function openApiDocument(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>): Doc {
   const { config } = model;
-  const o: Origins = { apiOrigin: config.apiOrigin, siteOrigin: config.siteOrigin };
+  const o: Origins = originsOf(model);
   return {
     openapi: '3.1.0',
     info: {

@@ -23,6 +23,7 @@ import { topicKindsBody } from '../core/filters.ts';
 import { entrySlice, wholeList } from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
+import { originsOf } from '../core/records.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
@@ -32,7 +33,6 @@ import {
   entryFragment,
   type Fragments,
   type OutputFile,
-  originsOf,
   pageOf,
   siteIndexBody,
   topicDetailFile,

@@ -22,6 +22,7 @@ import {
   entryDetail,
   entryItem,
   type Origins,
+  originsOf,
   root,
   topicDetail,
   topicItem,
@@ -66,11 +67,6 @@ function cacheOf<K, V = string>(memo: RenderMemo | undefined, name: string): Cac
 }
 
 const NO_RECORD = {};
-
-/** The origins every record links with. */
-export function originsOf(model: Pick<Model, 'config'>): Origins {
-  return { apiOrigin: model.config.apiOrigin, siteOrigin: model.config.siteOrigin };
-}
 
 /** An entry's detail file: a function of the entry and the origins alone. */
 export function entryDetailFile(o: Origins, e: Entry): TextFile {
