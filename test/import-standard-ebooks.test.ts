@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, readSiteConfig } from '../generator/content/config.ts';
 import { gregorianToJulian } from '../generator/import/old-style.ts';
 import { dedent } from '../generator/import/render.ts';
 import type { ImportReport } from '../generator/import/report.ts';
@@ -136,6 +137,10 @@ describe('importer rules (synthetic edition)', () => {
       'site.yaml',
     ]);
     expect(files.get('categories.yaml')).toBe('[]\n');
+    // The site.yaml written is read back as the generator's defaults, every key (templates included).
+    const read = readSiteConfig(out, {}, {});
+    expect(read.problems).toEqual([]);
+    expect(read.config).toEqual(DEFAULT_CONFIG);
     expect(report.entriesWritten).toBe(4);
     expect(report.entryArithmetic).toBe(
       '6 articles − 0 set aside − 1 undated attached to the next entry − 1 sharing a date with an earlier article = 4',

@@ -29,7 +29,9 @@ function flowYaml(value: unknown): string {
     return `{ ${Object.entries(value)
       .map(([k, v]) => `${k}: ${flowYaml(v)}`)
       .join(', ')} }`;
-  return String(value);
+  const text = String(value);
+  // Plain where YAML allows it (every default but the webURLs templates, whose braces are flow syntax).
+  return typeof value === 'string' && /[{}[\],#&*!|>'"%@`]/.test(text) ? `'${text.replaceAll("'", "''")}'` : text;
 }
 
 /** The siteOrigin of the content directory's `site.yaml` (validated as a build does), else the default. */
