@@ -5,7 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { BROWSER_ACCEPT, defineContractTests, JSON_ACCEPTS } from './contract/suite.ts';
+import {
+  BROWSER_ACCEPT,
+  CARNET_CONTENT,
+  CARNET_CONTRACT_SITE,
+  defineContractTests,
+  JSON_ACCEPTS,
+} from './contract/suite.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
 
 let site: LocalSite | null = null;
@@ -46,4 +52,20 @@ defineContractTests('local server, sample content', {
       }
     });
   },
+});
+
+// The second sample: another period, the Gregorian calendar, French titles, 10 a page, its own
+// webURLs and topics mentioned by links (examples/carnet-1914).
+let carnet: LocalSite | null = null;
+
+defineContractTests('local server, the second sample (Gregorian, French)', {
+  start: async () => {
+    carnet = await startLocalSite(CARNET_CONTENT);
+    return { origin: carnet.origin };
+  },
+  stop: async () => {
+    await carnet?.stop();
+  },
+  randomRanges: 200,
+  site: CARNET_CONTRACT_SITE,
 });

@@ -13,7 +13,7 @@ import { build } from '../../generator/build.ts';
 import { SITE_INDEX_FILE } from '../../generator/core/files.ts';
 import { NO_STORE } from '../../generator/core/headers.ts';
 import { INSTALL, startWorkerd, type Workerd, wranglerInstalled } from '../../tools/cloudflare/workerd.ts';
-import { defineContractTests } from '../contract/suite.ts';
+import { CARNET_CONTENT, CARNET_CONTRACT_SITE, defineContractTests } from '../contract/suite.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', '..', 'content');
@@ -100,6 +100,20 @@ if (!wranglerInstalled()) {
         expect(await again.text()).toBe('');
       });
     },
+  });
+
+  // The second sample (Gregorian, French, its own webURLs).
+  let carnet: Workerd | null = null;
+  defineContractTests('Cloudflare Worker in workerd, the second sample (Gregorian, French)', {
+    start: async () => {
+      carnet = await startWorkerd({ contentDir: CARNET_CONTENT });
+      return { origin: carnet.origin };
+    },
+    stop: async () => {
+      await carnet?.stop();
+    },
+    varyAdded: ['Accept-Encoding'],
+    site: CARNET_CONTRACT_SITE,
   });
 
   describe('Cloudflare Worker in workerd: a site index that cannot be loaded', () => {

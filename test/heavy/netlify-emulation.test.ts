@@ -22,7 +22,7 @@ import { parse, stringify } from 'yaml';
 import { CDN_CACHE_CONTROL, NETLIFY_VARY } from '../../generator/deploy/netlify/cache.ts';
 import { FUNCTION_NAME } from '../../generator/deploy/netlify/generate.ts';
 import { type Emulation, emulatorInstalled, INSTALL, startEmulation } from '../../tools/netlify/emulator.ts';
-import { BROWSER_ACCEPT, defineContractTests } from '../contract/suite.ts';
+import { BROWSER_ACCEPT, CARNET_CONTENT, CARNET_CONTRACT_SITE, defineContractTests } from '../contract/suite.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', '..', 'content');
@@ -199,5 +199,21 @@ describe.runIf(installed)('Netlify emulation', () => {
         expect((await fetch(url('/api/v1/entries/1660-01-01'))).status).toBe(200);
       });
     },
+  });
+
+  // The second sample (Gregorian, French, its own webURLs), whole: it is small.
+  let carnet: Emulation | null = null;
+  defineContractTests('Netlify emulation, the second sample (Gregorian, French)', {
+    start: async () => {
+      carnet = await startEmulation({ contentDir: CARNET_CONTENT });
+      return { origin: carnet.origin };
+    },
+    stop: async () => {
+      await carnet?.stop();
+    },
+    randomRanges: 20,
+    timeout: 120_000,
+    varyAdded: ['Accept-Encoding'],
+    site: CARNET_CONTRACT_SITE,
   });
 });

@@ -13,18 +13,25 @@ export function comparable(body: string | Uint8Array): string {
 
 const BINARY = /\.(gz|sqlite)$/;
 
-/** Every file under `dir`: relative `/`-separated path → text (see comparable), in sorted order. */
-export function readTree(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
+/** Every file under `dir`: relative `/`-separated path → its bytes, in sorted order. */
+export function readTreeBytes(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
   const walk = (rel: string) => {
     const items = readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const d of items) {
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) walk(path);
-      else if (BINARY.test(path)) out.set(path, comparable(readFileSync(join(dir, path))));
-      else out.set(path, readFileSync(join(dir, path), 'utf8'));
+      else out.set(path, readFileSync(join(dir, path)));
     }
   };
   walk('');
+  return out;
+}
+
+/** Every file under `dir`: relative `/`-separated path → text (see comparable), in sorted order. */
+export function readTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, bytes] of readTreeBytes(dir))
+    out.set(path, BINARY.test(path) ? comparable(bytes) : bytes.toString('utf8'));
   return out;
 }
