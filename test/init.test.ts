@@ -48,6 +48,39 @@ describe('init', () => {
     expect(existsSync(join(full, 'x'))).toBe(false);
   });
 
+  it('writes netlify.toml and wrangler.jsonc into the project when asked, for that content, and never over one', async () => {
+    const project = tempDir('pepys-init-project-');
+    const r = await runCli('init', ['my diary', '--netlify', '--cloudflare'], { cwd: project });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(project).sort()).toEqual(['my diary', 'netlify.toml', 'wrangler.jsonc']);
+    const toml = readFileSync(join(project, 'netlify.toml'), 'utf8');
+    expect(toml).toContain(`command = "npx pepys-api build --content 'my diary' --out public --target netlify"`);
+    expect(toml).toContain('publish = "public"');
+    expect(toml).toContain('--api-origin $DEPLOY_PRIME_URL --target netlify');
+    // JSON with comments: the object follows the comment lines.
+    const jsonc = readFileSync(join(project, 'wrangler.jsonc'), 'utf8');
+    const config = JSON.parse(jsonc.slice(jsonc.indexOf('{'))) as {
+      name: string;
+      main: string;
+      assets: { directory: string; run_worker_first: string[] };
+    };
+    expect(config.name).toBe('my-diary-api');
+    // This checkout's Worker, by a path from the project (the package's dist/ Worker when installed).
+    expect(readFileSync(join(project, config.main), 'utf8')).toContain('export default');
+    expect(config.main.endsWith('generator/deploy/cloudflare/worker.ts')).toBe(true);
+    // The repository's own routing: the same run_worker_first.
+    const own = readFileSync(join(import.meta.dirname, '..', 'wrangler.jsonc'), 'utf8');
+    const ownRoutes = [...own.matchAll(/^\s+"(!?\/api[^"]*)",?$/gm)].map((m) => m[1]);
+    expect(config.assets.run_worker_first).toEqual(ownRoutes);
+    expect(config.assets.directory).toBe('./public');
+
+    const again = await runCli('init', ['other', '--netlify'], { cwd: project });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/netlify\.toml exists here: init does not replace it/);
+    expect(existsSync(join(project, 'other'))).toBe(false);
+    expect(readFileSync(join(project, 'netlify.toml'), 'utf8')).toBe(toml);
+  });
+
   it('builds with the calendar and locale given on the command line, over site.yaml', async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
     expect((await runCli('init', [dir, '--start', '1700-02-28', '--calendar', 'julian'])).code).toBe(0);

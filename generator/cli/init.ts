@@ -4,9 +4,11 @@
 // holds anything.
 
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { titleFormat } from '../content/locale.ts';
 import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
+import { DOWNLOAD_PATHS } from '../core/files.ts';
 import { EXIT_FAILED, fail } from './exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
 
@@ -19,6 +21,8 @@ Makes <dir>, a content directory of a diary with one entry, one topic and one ca
   --calendar <name>          ${CALENDARS.join(' | ')} (default: gregorian)
   --locale <code>            names of weekdays and months: en or a date-fns locale (default: en)
   --start <YYYY-MM-DD>       the diary's first day (default: 1914-08-01); it ends a year later
+  --netlify                  also write netlify.toml here, to deploy <dir> on Netlify
+  --cloudflare               also write wrangler.jsonc here, to deploy <dir> on Cloudflare Workers
 ${STANDARD_HELP}
 `;
 
@@ -30,6 +34,8 @@ const { values, positionals } = parseCommand('pepys-api init', USAGE, {
     calendar: { type: 'string', default: 'gregorian' },
     locale: { type: 'string', default: 'en' },
     start: { type: 'string', default: '1914-08-01' },
+    netlify: { type: 'boolean', default: false },
+    cloudflare: { type: 'boolean', default: false },
   },
 });
 const dir = positionals[0];
@@ -44,6 +50,12 @@ if (wrong !== null) fail(`--start: ${wrong}`);
 if (existsSync(dir) && !statSync(dir).isDirectory()) fail(`${dir} is a file: init makes a directory`);
 if (existsSync(dir) && readdirSync(dir).length > 0)
   fail(`${dir} is not empty: init writes only into a new or empty directory`);
+// Deployment files go into the working directory, the project the deploy is run from.
+const deployFiles: Record<string, string> = {};
+if (values.netlify === true) deployFiles['netlify.toml'] = netlifyToml(dir);
+if (values.cloudflare === true) deployFiles['wrangler.jsonc'] = wranglerJsonc(dir);
+for (const name of Object.keys(deployFiles))
+  if (existsSync(name)) fail(`${name} exists here: init does not replace it (remove it, or run init elsewhere)`);
 
 // A year later, less a day: the last day of the period (dates compare as text).
 const end = `${String(Number(start.slice(0, 4)) + 1).padStart(4, '0')}${start.slice(4)}`;
@@ -96,9 +108,82 @@ try {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
+  for (const [name, text] of Object.entries(deployFiles)) writeFileSync(name, text, { flag: 'wx' });
 } catch (err) {
   fail(`cannot write ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, EXIT_FAILED);
 }
+const also = Object.keys(deployFiles).length > 0 ? ` and ${Object.keys(deployFiles).join(', ')}` : '';
 process.stdout.write(
-  `made ${dir}: ${Object.keys(files).length} files; next: pepys-api build --content ${dir} --out public\n`,
+  `made ${dir}: ${Object.keys(files).length} files${also}; next: pepys-api build --content ${dir} --out public\n`,
 );
+
+/** netlify.toml for a project that deploys `contentDir`: the build writes the edge function too. */
+function netlifyToml(contentDir: string): string {
+  const build = (extra: string) =>
+    `npx pepys-api build --content ${shellWord(contentDir)} --out public${extra} --target netlify`;
+  return `# Netlify (written by \`pepys-api init --netlify\`): the build writes the API of ${contentDir} into
+# public/ and, with --target netlify, the edge function that answers every request under /api/
+# into .netlify/v1/edge-functions/, where Netlify's build finds it (nothing to declare here).
+[build]
+  command = ${JSON.stringify(build(''))}
+  publish = "public"
+
+[build.environment]
+  # A maintained LTS.
+  NODE_VERSION = "24"
+
+# Production links to the site's URL (Netlify's URL variable); previews to their own address.
+[context.deploy-preview]
+  command = ${JSON.stringify(build(' --api-origin $DEPLOY_PRIME_URL'))}
+
+[context.branch-deploy]
+  command = ${JSON.stringify(build(' --api-origin $DEPLOY_PRIME_URL'))}
+
+[[redirects]]
+  from = "/"
+  to = "/api/v1"
+  status = 302
+`;
+}
+
+/**
+ * wrangler.jsonc for a project that deploys `contentDir`: the package's Worker, which wrangler
+ * bundles, in front of the build's files (as the repository's own wrangler.jsonc).
+ */
+function wranglerJsonc(contentDir: string): string {
+  // The Worker of this installation: dist/'s JavaScript in the package, the sources in a checkout.
+  const own = fileURLToPath(import.meta.url);
+  const worker = resolve(dirname(own), '..', 'deploy', 'cloudflare', `worker${own.endsWith('.js') ? '.js' : '.ts'}`);
+  const main = relative(process.cwd(), worker).split(sep).join('/');
+  const name =
+    basename(resolve(contentDir))
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 54) || 'diary';
+  const config = {
+    name: `${name}-api`,
+    main,
+    compatibility_date: '2026-04-26',
+    assets: {
+      directory: './public',
+      binding: 'ASSETS',
+      run_worker_first: ['/api', '/api/*', ...DOWNLOAD_PATHS.map((p) => `!${p}`)],
+      html_handling: 'none',
+      not_found_handling: 'none',
+    },
+  };
+  return `// Cloudflare Workers (written by \`pepys-api init --cloudflare\`): build with the Worker's origin,
+// then deploy with wrangler:
+//   npx pepys-api build --content ${contentDir} --out public --api-origin https://<name>.<account>.workers.dev
+//   npx wrangler deploy
+// Every request under /api reaches the Worker (the package's, which wrangler bundles), but the
+// downloads, which the static layer serves; the Worker reads the build's files through ASSETS.
+${JSON.stringify(config, null, 2)}
+`;
+}
+
+/** A path as one word of a shell command. */
+function shellWord(text: string): string {
+  return /^[\w./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

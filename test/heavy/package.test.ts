@@ -5,10 +5,12 @@
 // file. Heavy: it installs packages. Run: npx vitest run --config vitest.heavy.config.ts test/heavy/package.test.ts
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { INSTALL as CLOUDFLARE_INSTALL, startWorkerd, wranglerInstalled } from '../../tools/cloudflare/workerd.ts';
+import { denoDir, INSTALL as NETLIFY_INSTALL } from '../../tools/netlify/emulator.ts';
 import { readTree } from '../helpers/files.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -44,7 +46,7 @@ describe('the package', () => {
     expect(listing).toContain('package/dist/generator/cli/build.js');
     expect(listing.filter((f) => f.endsWith('.ts') || f.startsWith('package/test/'))).toEqual([]);
 
-    const home = tempDir('pepys-archivist-');
+    const home = tempDir('pepys-archivist-', { disk: true });
     run('npm', ['init', '-y'], home);
     run('npm', ['install', '--no-audit', join(packs, tarball as string)], home);
     const pepys = join(home, 'node_modules', '.bin', 'pepys-api');
@@ -95,5 +97,59 @@ describe('the package', () => {
     const verified = run(pepys, ['verify', origin, '--content', 'my-diary', '--quiet'], home);
     expect(verified).toMatch(/no differences: the mirror is whole/);
     rmSync(packs, { recursive: true, force: true });
+
+    // Deployments from the archivist's project: init writes netlify.toml and wrangler.jsonc there;
+    // the build writes Netlify's edge function, one module with the package's core bundled in.
+    run(pepys, ['init', 'second', '--netlify', '--cloudflare', '--locale', 'fr', '--start', '1914-08-02'], home);
+    const toml = readFileSync(join(home, 'netlify.toml'), 'utf8');
+    expect(toml).toContain('command = "npx pepys-api build --content second --out public --target netlify"');
+    const jsonc = readFileSync(join(home, 'wrangler.jsonc'), 'utf8');
+    const wrangler = JSON.parse(jsonc.slice(jsonc.indexOf('{'))) as { main: string };
+    expect(wrangler.main).toBe('node_modules/pepys-static-api/dist/generator/deploy/cloudflare/worker.js');
+    run(pepys, ['build', '--content', 'second', '--out', 'deploy', '--target', 'netlify', '--quiet'], home);
+    const functions = join(home, '.netlify', 'v1', 'edge-functions');
+    expect(readdirSync(functions).sort()).toEqual(['pepys-api-site-index.json', 'pepys-api.js']);
+    const detail = readFileSync(join(home, 'deploy', 'api', 'v1', 'entries', '1914-08-02.json'), 'utf8');
+    const deno = denoDir();
+    if (deno !== null) {
+      // In Deno, as Netlify runs it, with nothing but its own directory and the site's files.
+      const script = join(home, 'edge-check.mjs');
+      writeFileSync(
+        script,
+        `const fn = (await import(${JSON.stringify(pathToFileURL(join(functions, 'pepys-api.js')).href)})).default;
+const site = ${JSON.stringify(join(home, 'deploy'))};
+const context = { next: async (req) => {
+  try { return new Response(await Deno.readFile(site + new URL(req.url).pathname)); }
+  catch { return new Response('', { status: 404 }); }
+} };
+const out = {};
+for (const path of ['/api/v1/entries/1914-08-02', '/api/v1/entries?search=friend', '/api/v1/nothing']) {
+  const res = await fn(new Request('https://api.diary.example.org' + path), context);
+  out[path] = [res.status, await res.text()];
+}
+console.log(JSON.stringify(out));
+`,
+      );
+      const answers = JSON.parse(
+        run(join(deno, 'deno'), ['run', '--no-config', `--allow-read=${home}`, script], home),
+      ) as Record<string, [number, string]>;
+      expect(answers['/api/v1/entries/1914-08-02']).toEqual([200, detail]);
+      expect(answers['/api/v1/entries?search=friend']?.[0]).toBe(200);
+      expect(JSON.parse(answers['/api/v1/entries?search=friend']?.[1] ?? '{}').totalResults).toBe(1);
+      expect(answers['/api/v1/nothing']?.[0]).toBe(404);
+    } else if (process.env.CI === 'true') throw new Error(`Deno is not installed: run ${NETLIFY_INSTALL}`);
+    if (wranglerInstalled()) {
+      // In workerd, with the project's wrangler.jsonc: wrangler bundles the package's Worker.
+      const workerd = await startWorkerd({ publicDir: join(home, 'deploy'), config: join(home, 'wrangler.jsonc') });
+      try {
+        const res = await fetch(`${workerd.origin}/api/v1/entries/1914-08-02`);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe(detail);
+        const search = await fetch(`${workerd.origin}/api/v1/entries?search=friend`);
+        expect(((await search.json()) as { totalResults: number }).totalResults).toBe(1);
+      } finally {
+        await workerd.stop();
+      }
+    } else if (process.env.CI === 'true') throw new Error(`wrangler is not installed: run ${CLOUDFLARE_INSTALL}`);
   });
 });

@@ -60,6 +60,8 @@ export interface WorkerdOptions {
   beforeStart?: (publicDir: string) => void;
   /** Port on 127.0.0.1 (default: a free one). */
   port?: number;
+  /** The configuration to serve with (default: the repository's wrangler.jsonc). */
+  config?: string;
   /** wrangler's log level (default: warn). */
   logLevel?: 'debug' | 'info' | 'log' | 'warn' | 'error' | 'none';
 }
@@ -97,11 +99,16 @@ function loadWrangler(): Promise<WranglerApi> {
  * (`build.command`, preflight.mjs) is kept, pointed at `publicDir`, when `preflight` is true;
  * otherwise left out (it guards deploys; the tests serve builds made for loopback on purpose).
  */
-export async function configCopy(dir: string, publicDir: string, preflight = false): Promise<string> {
+export async function configCopy(
+  dir: string,
+  publicDir: string,
+  preflight = false,
+  source = WRANGLER_CONFIG,
+): Promise<string> {
   const wrangler = await loadWrangler();
-  const { rawConfig } = wrangler.experimental_readRawConfig({ config: WRANGLER_CONFIG });
+  const { rawConfig } = wrangler.experimental_readRawConfig({ config: source });
   const { $schema: _schema, build: _build, ...config } = rawConfig;
-  const main = resolve(REPO_DIR, rawConfig.main as string);
+  const main = resolve(dirname(source), rawConfig.main as string);
   const assets = { ...(rawConfig.assets as Record<string, unknown>), directory: resolve(publicDir) };
   const build = {
     command: `node ${JSON.stringify(PREFLIGHT)} ${JSON.stringify(resolve(publicDir))}`,
@@ -190,7 +197,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<Workerd> {
     options.beforeStart?.(publicDir);
 
     worker = await wrangler.unstable_startWorker({
-      config: await configCopy(dir, publicDir),
+      config: await configCopy(dir, publicDir, false, options.config),
       sendMetrics: false,
       dev: {
         server: { hostname: '127.0.0.1', port: 0 },

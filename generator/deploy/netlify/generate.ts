@@ -12,6 +12,7 @@
 // (temporary files of an interrupted run, older names) are removed. Node only.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOWNLOAD_PATHS, SITE_INDEX_FILE } from '../../core/files.ts';
@@ -45,6 +46,13 @@ export const FUNCTION_CONFIG = {
 /** The repository this module is part of: where `npm run build` writes the function. */
 export const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
+/**
+ * Whether this module runs from the installed package's JavaScript (dist/), not from a checkout's
+ * sources: there the project is the archivist's (the working directory), which holds no
+ * generator/ to import, and the function is written as one module with the adapter bundled in.
+ */
+export const PACKAGED = import.meta.url.endsWith('.js');
+
 export interface WrittenFunction {
   /** The directory written, absolute. */
   dir: string;
@@ -74,7 +82,10 @@ export const config = ${JSON.stringify(FUNCTION_CONFIG, null, 2)};
  * Writes the edge function for the site built in `siteDir` into `projectDir` (default: this
  * repository), whose `generator/` the entry module imports. A failure says what is wrong.
  */
-export function writeNetlifyFunction(siteDir: string, projectDir: string = REPO_DIR): Result<WrittenFunction, string> {
+export function writeNetlifyFunction(
+  siteDir: string,
+  projectDir: string = PACKAGED ? process.cwd() : REPO_DIR,
+): Result<WrittenFunction, string> {
   const indexPath = join(siteDir, SITE_INDEX_FILE);
   let text: string;
   try {
@@ -84,19 +95,24 @@ export function writeNetlifyFunction(siteDir: string, projectDir: string = REPO_
   }
   const loaded = parseSiteIndex(text);
   if (!loaded.ok) return fail(`${indexPath} is not a site index (${loaded.error})`);
-  if (!existsSync(join(projectDir, ADAPTER_FILE)))
-    return fail(`${join(projectDir, ADAPTER_FILE)} is missing: the function would import it`);
+  let entry: [string, string];
+  if (PACKAGED) {
+    const bundled = bundledEntry();
+    if (!bundled.ok) return bundled;
+    entry = [PACKAGED_FUNCTION_FILE, bundled.value];
+  } else {
+    if (!existsSync(join(projectDir, ADAPTER_FILE)))
+      return fail(`${join(projectDir, ADAPTER_FILE)} is missing: the function would import it`);
+    entry = [FUNCTION_FILE, entrySource()];
+  }
 
   const dir = join(projectDir, FUNCTIONS_DIR);
   try {
     mkdirSync(dir, { recursive: true });
-    const current = [INDEX_FILE, FUNCTION_FILE];
+    const current = [INDEX_FILE, entry[0]];
     // A dot name with no code extension: Netlify's bundler ignores it if it is ever left behind.
     const temporary = (name: string) => `.${name}.${process.pid}.tmp`;
-    for (const [name, data] of [
-      [INDEX_FILE, text],
-      [FUNCTION_FILE, entrySource()],
-    ] as const) {
+    for (const [name, data] of [[INDEX_FILE, text], entry] as const) {
       writeFileSync(join(dir, temporary(name)), data);
       renameSync(join(dir, temporary(name)), join(dir, name));
     }
@@ -107,7 +123,54 @@ export function writeNetlifyFunction(siteDir: string, projectDir: string = REPO_
   } catch (err) {
     return fail(`cannot write ${dir}: ${(err as Error).message}`);
   }
-  return ok({ dir, entry: join(dir, FUNCTION_FILE), indexBytes: Buffer.byteLength(text) });
+  return ok({ dir, entry: join(dir, entry[0]), indexBytes: Buffer.byteLength(text) });
+}
+
+/** The part of esbuild's API used here (esbuild is tsx's dependency, not this package's). */
+interface Esbuild {
+  buildSync(options: Record<string, unknown>): { outputFiles: Array<{ text: string }> };
+}
+
+/** The installed package's function: JavaScript, one module. */
+export const PACKAGED_FUNCTION_FILE = `${FUNCTION_NAME}.js`;
+
+/**
+ * The entry module with the adapter and everything it imports (the core, the stemmer) bundled in
+ * by esbuild (tsx's, a dependency), the site index left beside it: an archivist's project has no
+ * generator/ for it to import, and its node_modules is not what Netlify's bundler should depend on.
+ */
+function bundledEntry(): Result<string, string> {
+  const adapter = fileURLToPath(new URL('./edge.js', import.meta.url));
+  try {
+    const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
+    const esbuild = fromTsx('esbuild') as Esbuild;
+    const source = entrySource().replace(/from '[^']*edge\.ts'/, `from ${JSON.stringify(adapter)}`);
+    const result = esbuild.buildSync({
+      stdin: { contents: source, resolveDir: dirname(adapter), sourcefile: PACKAGED_FUNCTION_FILE, loader: 'js' },
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2022',
+      conditions: ['import'],
+      mainFields: ['module', 'main'],
+      external: [`./${INDEX_FILE}`],
+      // Module comments name files from the package's root, not from this machine's.
+      absWorkingDir: resolve(dirname(adapter), '..', '..', '..', '..'),
+      write: false,
+      logLevel: 'silent',
+    });
+    // esbuild keeps the external import but drops its attribute, which Deno requires for JSON.
+    const plain = `from "./${INDEX_FILE}";`;
+    const code = result.outputFiles[0]?.text ?? '';
+    if (!code.includes(plain)) return fail(`esbuild's bundle does not import ./${INDEX_FILE} as expected`);
+    const header =
+      '// Generated by `pepys-api build --target netlify` (pepys-static-api), rewritten by every such\n' +
+      "// build: do not edit. Netlify's edge function for every request under /api/, with the package's\n" +
+      '// adapter and core bundled in and the site index of the build beside it.\n\n';
+    return ok(header + code.replace(plain, `from "./${INDEX_FILE}" with { type: "json" };`));
+  } catch (err) {
+    return fail(`esbuild could not bundle ${adapter}: ${(err as Error).message.split('\n')[0]}`);
+  }
 }
 
 /**
