@@ -107,6 +107,40 @@ describe('init', () => {
     ]);
   });
 
+  it('builds with the period given on the command line, over site.yaml, checked as site.yaml’s is', async () => {
+    const dir = join(tempDir('pepys-init-'), 'diary');
+    expect((await runCli('init', [dir, '--start', '1914-08-02'])).code).toBe(0);
+    const out = join(tempDir('pepys-init-'), 'public');
+    const wider = await runCli('build', [
+      '--content',
+      dir,
+      '--out',
+      out,
+      '--period',
+      '1914-01-01..1918-11-11',
+      '--quiet',
+    ]);
+    expect(wider.code, wider.stderr).toBe(0);
+    expect(existsSync(join(out, 'api/v1/entries/years/1918/pages/1.json'))).toBe(true);
+    const cases: Array<[string, number, RegExp]> = [
+      ['1914', 2, /^error: --period: <start>\.\.<end>, two dates written YYYY-MM-DD, not 1914\n$/],
+      ['1915-01-01..1915-02-29', 1, /--period: 1915-02-29 is not a date of the Gregorian calendar/],
+      ['1915-01-01..1914-01-01', 1, /--period: its start 1915-01-01 comes after its end 1914-01-01/],
+      [
+        '1915-01-01..1916-01-01',
+        1,
+        /1914-08-02\.html:2: date 1914-08-02 is outside the diary's period \(1915-01-01 to 1916-01-01/,
+      ],
+    ];
+    for (const [period, code, message] of cases) {
+      const r = await runCli('build', ['--content', dir, '--out', out, '--period', period, '--quiet']);
+      expect(r.code, period).toBe(code);
+      expect(r.stderr, period).toMatch(message);
+    }
+    // The last good build is still there.
+    expect(existsSync(join(out, 'api/v1/entries/years/1918/pages/1.json'))).toBe(true);
+  });
+
   it("pre-renders the years and months of the diary's own period, and the server answers from them", async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
     expect((await runCli('init', [dir, '--start', '1914-08-02'])).code).toBe(0);

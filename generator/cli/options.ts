@@ -19,6 +19,7 @@ export const CONFIG_OPTIONS = {
   'title-convention': { type: 'string' },
   calendar: { type: 'string' },
   locale: { type: 'string' },
+  period: { type: 'string' },
   quiet: { type: 'boolean', default: false },
 } as const;
 
@@ -30,6 +31,7 @@ export const CONFIG_HELP = `  --content <dir>            content directory (defa
   --title-convention <name>  seed | every-year | single (default: site.yaml, seed)
   --calendar <name>          julian | gregorian | british: the entries' dates (default: site.yaml, julian)
   --locale <code>            entry titles' words: en or a date-fns locale (default: site.yaml, en)
+  --period <start>..<end>    the diary's first and last day, YYYY-MM-DD (default: site.yaml)
   --quiet                    no progress output`;
 
 // `fail` (print `error: …`, exit 2) lives with the rest of the tools' error handling in exit.ts.
@@ -42,6 +44,7 @@ export function configOverrides(values: {
   'title-convention'?: string | undefined;
   calendar?: string | undefined;
   locale?: string | undefined;
+  period?: string | undefined;
 }): ConfigOverrides {
   const o: ConfigOverrides = {};
   for (const [flag, key] of [
@@ -69,6 +72,12 @@ export function configOverrides(values: {
     const format = titleFormat(values.locale);
     if (format instanceof Error) fail(`--locale: ${format.message}`);
     o.locale = values.locale;
+  }
+  if (values.period !== undefined) {
+    const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(values.period);
+    if (m === null) fail(`--period: <start>..<end>, two dates written YYYY-MM-DD, not ${values.period}`);
+    // Whether they exist in the calendar, and come in order, is checked with site.yaml (config.ts).
+    o.period = { start: m[1] as string, end: m[2] as string };
   }
   if (values['title-convention'] !== undefined) {
     const c = parseConvention(values['title-convention']);

@@ -175,11 +175,16 @@ export function readSiteConfig(
     config.apiOrigin = origin;
   }
   const merged = { ...config, ...stripUndefined(overrides) };
-  // A calendar given on the command line: the period of site.yaml must exist in it too.
-  if (overrides.calendar !== undefined && overrides.calendar !== config.calendar) {
-    const wrong = dateProblem(merged.calendar, merged.period.start) ?? dateProblem(merged.calendar, merged.period.end);
-    if (wrong !== null)
-      problems.push({ file: SITE_FILE, line: 1, message: `"period", with --calendar ${merged.calendar}: ${wrong}` });
+  // A period or a calendar given on the command line: the period must exist in the calendar.
+  const newCalendar = overrides.calendar !== undefined && overrides.calendar !== config.calendar;
+  if (overrides.period !== undefined || newCalendar) {
+    const { start, end } = merged.period;
+    const wrong =
+      dateProblem(merged.calendar, start) ??
+      dateProblem(merged.calendar, end) ??
+      (start > end ? `its start ${start} comes after its end ${end}` : null);
+    const what = overrides.period !== undefined ? '--period' : `"period", with --calendar ${merged.calendar}`;
+    if (wrong !== null) problems.push({ file: SITE_FILE, line: 1, message: `${what}: ${wrong}` });
   }
   return { config: merged, problems, signature };
 }
