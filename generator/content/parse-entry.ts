@@ -83,7 +83,11 @@ export function parseEntryFile(
         `"date": ${date} exists in the ${config.calendar} calendar, but the API's addresses and ranges follow ISO 8601's, in which it does not; such dates are not supported yet`,
       );
     else if (date < start || date > end)
-      problem(src, 'date', `date ${date} is outside the diary's period (${start} to ${end}: "period" in site.yaml, or --period)`);
+      problem(
+        src,
+        'date',
+        `date ${date} is outside the diary's period (${start} to ${end}: "period" in site.yaml, or --period)`,
+      );
     else validDate = date;
   }
 
