@@ -80,7 +80,7 @@ function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answ
   if (collection !== 'categories') {
     // The date filters' 400 first, then the record filters' 400 or 404, then the search's 400s,
     // then the page's 404.
-    const dates = collection === 'entries' ? entryFilters(q) : ok({});
+    const dates = collection === 'entries' ? entryFilters(q, site.period.start) : ok({});
     if (!dates.ok) return errorAnswer(dates.error);
     const records = recordFilters(collection, q, site);
     if (!records.ok) return errorAnswer(records.error);

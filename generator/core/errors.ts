@@ -36,11 +36,12 @@ export function methodNotAllowed(method: string): ApiError {
   return { status: 405, detail: `Method "${method}" not allowed.` };
 }
 
-export function invalidDate(parameter: 'start' | 'end', given: string): ApiError {
+/** `example`: a date of the diary (its first day); the Pepys diary's unless given. */
+export function invalidDate(parameter: 'start' | 'end', given: string, example = '1660-01-01'): ApiError {
   return {
     status: 400,
     detail:
       `Invalid "${parameter}" parameter: ${JSON.stringify(given)} is not a date. ` +
-      'Expected a real calendar date written YYYY-MM-DD, such as 1660-01-01.',
+      `Expected a real calendar date written YYYY-MM-DD, such as ${example}.`,
   };
 }

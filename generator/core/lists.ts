@@ -75,13 +75,16 @@ export function entrySlice(dates: readonly IsoDate[], filters: LinkFilters): Lis
   return { filters, from, total: to - from };
 }
 
-/** The date filters of a request: empty values are absent; anything else must be a real date. */
-export function entryFilters(q: ListQuery): Result<LinkFilters, ApiError> {
+/**
+ * The date filters of a request: empty values are absent; anything else must be a real date (the
+ * error's example: `example`, the diary's first day).
+ */
+export function entryFilters(q: ListQuery, example?: IsoDate): Result<LinkFilters, ApiError> {
   const filters: LinkFilters = {};
   for (const name of ['start', 'end'] as const) {
     const value = q[name];
     if (value === undefined || value === '') continue;
-    if (!isIsoDate(value)) return fail(invalidDate(name, value));
+    if (!isIsoDate(value)) return fail(invalidDate(name, value, example));
     filters[name] = value;
   }
   return ok(filters);

@@ -134,7 +134,7 @@ function entryWords(config: SiteConfig): EntryWords {
       title: '`<Weekday> <day> <Month> <year>`, e.g. `Sunday 1 January 1659/60`.',
     };
   return {
-    date: `The day of the diary, in the ${calendarName(config.calendar)} calendar its dates are written in.`,
+    date: `The day of the diary, in the ${calendarName(config.calendar)} calendar its dates are written in (${config.period.start} to ${config.period.end}).`,
     title: `The date in words, e.g. \`${entryTitle(config.period.start, titleRules(config))}\`.`,
   };
 }
@@ -409,7 +409,7 @@ const errorExample = (summary: string, error: { status: number; detail: string }
   value: { detail: error.detail, status_code: error.status },
 });
 
-function responses(examples: Record<string, Examples>): Doc {
+function responses(examples: Record<string, Examples>, config: SiteConfig): Doc {
   const ok = (name: string, description: string) => response(description, schemaRef(name), examples[name] ?? {}, true);
   return {
     Root: ok('Root', 'The root.'),
@@ -503,7 +503,10 @@ function responses(examples: Record<string, Examples>): Doc {
       'A filter is malformed (a date that is not a real calendar date written YYYY-MM-DD, a topic that is not a whole number, a day that is not MM-DD, an unknown kind): the detail names the parameter and the value.',
       errorOf(400),
       {
-        badMonth: errorExample('start=1661-13-01', invalidDate('start', '1661-13-01')),
+        badMonth: errorExample(
+          `start=${exampleYear(config)}-13-01`,
+          invalidDate('start', `${exampleYear(config)}-13-01`, config.period.start),
+        ),
       },
       false,
     ),
@@ -528,9 +531,14 @@ function responses(examples: Record<string, Examples>): Doc {
   };
 }
 
+/** The year of the examples of dates: the diary's second (1661 for the Pepys diary). */
+function exampleYear(config: SiteConfig): string {
+  return String(Number(config.period.start.slice(0, 4)) + 1).padStart(4, '0');
+}
+
 function parameters(model: Model): Doc {
   const first = {
-    date: model.entries[0]?.date ?? '1660-01-01',
+    date: model.entries[0]?.date ?? model.config.period.start,
     slug: model.categories[0]?.slug ?? 'people',
     id: model.topics[0]?.id ?? 1,
   };
@@ -573,7 +581,7 @@ function parameters(model: Model): Doc {
       description:
         'Entries on or after this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400.',
       schema: schemaRef('Date'),
-      example: '1661-01-01',
+      example: `${exampleYear(model.config)}-01-01`,
     },
     end: {
       name: 'end',
@@ -582,7 +590,7 @@ function parameters(model: Model): Doc {
       description:
         'Entries on or before this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400. After `start`: an empty list.',
       schema: schemaRef('Date'),
-      example: '1661-12-31',
+      example: `${exampleYear(model.config)}-12-31`,
     },
     topic: {
       name: 'topic',
@@ -960,7 +968,7 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, re
     paths: paths(),
     components: {
       schemas: schemas(o, config.pageSize, entryWords(config)),
-      responses: responses(examples(model, fragments)),
+      responses: responses(examples(model, fragments), model.config),
       parameters: parameters(model),
       headers: headers(),
     },

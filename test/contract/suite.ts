@@ -464,7 +464,12 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         ['GET', '/api/v1/categories?page=2.5', 404, 'Invalid page.'],
         ['GET', '/api/v1/topics?page=99999', 404, 'Invalid page.'],
         ['GET', `/api/v1/entries?start=${y(0)}-01-01&end=${y(0)}-12-31&page=999`, 404, 'Invalid page.'],
-        ['GET', `/api/v1/entries?start=${y(1)}-13-01`, 400, new RegExp(`"start".*"${y(1)}-13-01".*YYYY-MM-DD`)],
+        [
+          'GET',
+          `/api/v1/entries?start=${y(1)}-13-01`,
+          400,
+          new RegExp(`"start".*"${y(1)}-13-01".*YYYY-MM-DD, such as ${periodStart}\\.$`),
+        ],
         ['GET', `/api/v1/entries?start=${y(1)}-02-30`, 400, new RegExp(`"start".*"${y(1)}-02-30"`)],
         ['GET', `/api/v1/entries?end=${y(1)}`, 400, new RegExp(`"end".*"${y(1)}"`)],
         ['GET', '/api/v1/entries?end=yesterday', 400, /"end".*"yesterday"/],

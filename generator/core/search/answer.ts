@@ -160,7 +160,8 @@ export function searchAnswer(
   site: SiteIndex,
   records: RecordFilters = {},
 ): Answer {
-  const dates = collection === 'entries' ? entryFilters(q) : { ok: true as const, value: {} as LinkFilters };
+  const dates =
+    collection === 'entries' ? entryFilters(q, site.period.start) : { ok: true as const, value: {} as LinkFilters };
   if (!dates.ok) return errorAnswer(dates.error);
   const parsed = parseSearch(q.search ?? '');
   if (!parsed.ok) return errorAnswer(parsed.error);
