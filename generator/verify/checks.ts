@@ -263,18 +263,24 @@ function absentTopic(site: SiteIndex): number {
   return id;
 }
 
+/** The year `n` years after the diary's first (for the Pepys diary, 1660 + n). */
+function yearOf(site: SiteIndex, n: number): string {
+  return String(Number(site.period.start.slice(0, 4)) + n).padStart(4, '0');
+}
+
 function errors(rand: Rand, site: SiteIndex, n: number): string[] {
   const total = (c: Collection) => pageCount(listSlice(site, c, {}), site.pageSize);
-  const first = site.entryDates[0] ?? '1660-01-01';
+  const first = site.entryDates[0] ?? site.period.start;
+  const [y0, y1] = [yearOf(site, 0), yearOf(site, 1)];
   const computed = computedFilters(rand, site);
   const targets = [
     // Bad dates: 400, naming the parameter.
-    `${API}/entries?start=1661-13-01`,
-    `${API}/entries?end=1661-02-30`,
-    `${API}/entries?start=1661`,
+    `${API}/entries?start=${y1}-13-01`,
+    `${API}/entries?end=${y1}-02-30`,
+    `${API}/entries?start=${y1}`,
     `${API}/entries?start=yesterday`,
-    `${API}/entries?start=1660-01-01&end=1661-02-30`,
-    `${API}/entries?start=1661-02-30&page=abc`,
+    `${API}/entries?start=${y0}-01-01&end=${y1}-02-30`,
+    `${API}/entries?start=${y1}-02-30&page=abc`,
     // Bad pages: 404 Invalid page.
     `${API}/entries?page=0`,
     `${API}/entries?page=-1`,
@@ -284,15 +290,15 @@ function errors(rand: Rand, site: SiteIndex, n: number): string[] {
     `${API}/categories?page=${total('categories') + 1}`,
     `${API}/topics?page=${total('topics') + 1}`,
     `${API}/topics?page=first`,
-    `${API}/entries?start=1660-01-01&end=1660-12-31&page=${pageCount(entrySlice(site.entryDates, { start: '1660-01-01', end: '1660-12-31' }), site.pageSize) + 1}`,
+    `${API}/entries?start=${y0}-01-01&end=${y0}-12-31&page=${pageCount(entrySlice(site.entryDates, { start: `${y0}-01-01`, end: `${y0}-12-31` }), site.pageSize) + 1}`,
     rangeTarget(rand, computed, String(pageCount(entrySlice(site.entryDates, computed), site.pageSize) + 1 + rand(3))),
     // Unknown records: 404 No … matches the given query.
-    `${API}/entries/1700-01-01`,
+    `${API}/entries/${yearOf(site, 40)}-01-01`,
     `${API}/categories/${absentSlug(site)}`,
     `${API}/topics/${absentTopic(site)}`,
     // Malformed keys and unknown paths: 404 Not found.
-    `${API}/entries/1660-02-30`,
-    `${API}/entries/1660-1-1`,
+    `${API}/entries/${y0}-02-30`,
+    `${API}/entries/${y0}-1-1`,
     `${API}/entries/${first}.json.json`,
     `${API}/entries/${first}/extra`,
     `${API}/topics/abc`,
@@ -344,8 +350,8 @@ export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
     `${API}/entries?start=&end=&page=`,
     `${API}/entries?utm_source=verify&page=1`,
     `${API}/entries?page=2&page=1`,
-    `${API}/entries?start=1661-01-01&end=1661-12-31`,
-    `${API}/entries?start=1661-01-01&end=1661-12-31&page=last`,
+    `${API}/entries?start=${yearOf(site, 1)}-01-01&end=${yearOf(site, 1)}-12-31`,
+    `${API}/entries?start=${yearOf(site, 1)}-01-01&end=${yearOf(site, 1)}-12-31&page=last`,
     `${API}/topics/0${[...site.topicIds][0] ?? 1}`,
   ]) {
     checks.push(get('spellings', t));
@@ -361,11 +367,11 @@ export function planChecks(site: SiteIndex, options: PlanOptions): Check[] {
   for (const t of errorTargets) checks.push(get('errors', t));
 
   // Methods: HEAD answers like GET without a body; OPTIONS and a CORS preflight; others 405.
-  const detail = get('details', details.length > 0 ? pick(rand, details) : `${API}/entries/1660-01-01`);
+  const detail = get('details', details.length > 0 ? pick(rand, details) : `${API}/entries/${site.period.start}`);
   const page = get('lists', pick(rand, pages));
-  const range = get('ranges', ranges[0] ?? `${API}/entries?start=1660-01-01&end=1660-01-09`);
+  const range = get('ranges', ranges[0] ?? `${API}/entries?start=${site.period.start}&end=${site.period.end}`);
   const notFound = get('errors', `${API}/nothing`);
-  const badDate = get('errors', `${API}/entries?start=1661-13-01`);
+  const badDate = get('errors', `${API}/entries?start=${yearOf(site, 1)}-13-01`);
   for (const c of [root, detail, page, range, notFound, badDate]) checks.push(withMethod(c, 'HEAD', ''));
   checks.push(withMethod(root, 'GET', `cross-origin (Origin: ${OTHER_ORIGIN})`, { Origin: OTHER_ORIGIN }));
   checks.push(withMethod(detail, 'OPTIONS', ''));
