@@ -1,5 +1,6 @@
 // File trees in tests.
 
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -33,5 +34,25 @@ export function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const [path, bytes] of readTreeBytes(dir))
     out.set(path, BINARY.test(path) ? comparable(bytes) : bytes.toString('utf8'));
+  return out;
+}
+
+/**
+ * A hash of each directory's files under `dir` (its direct files: their names and bytes), 16 hex
+ * digits, by `/`-separated directory path ('' for `dir` itself); `skip` files are left out.
+ */
+export function directoryHashes(dir: string, skip: readonly string[] = []): Map<string, string> {
+  const lines = new Map<string, string[]>();
+  for (const [path, bytes] of readTreeBytes(dir)) {
+    if (skip.includes(path)) continue;
+    const cut = path.lastIndexOf('/');
+    const parent = cut === -1 ? '' : path.slice(0, cut);
+    const list = lines.get(parent) ?? [];
+    list.push(`${path.slice(cut + 1)} ${createHash('sha256').update(bytes).digest('hex')}`);
+    lines.set(parent, list);
+  }
+  const out = new Map<string, string>();
+  for (const [parent, list] of [...lines].sort(([a], [b]) => (a < b ? -1 : 1)))
+    out.set(parent, createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 16));
   return out;
 }
