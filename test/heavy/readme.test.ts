@@ -47,7 +47,8 @@ function readmeLines(): Line[] {
   for (const m of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
     block++;
     for (const raw of (m[1] as string).split('\n')) {
-      const command = raw.replace(/\s+#.*$/, '').trim();
+      // A comment: a whole line, or the end of one (a # after white space).
+      const command = raw.replace(/(^|\s+)#.*$/, '').trim();
       if (command !== '') out.push({ command, block });
     }
   }
