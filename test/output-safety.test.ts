@@ -321,6 +321,11 @@ describe('leftovers of killed builds', () => {
       try {
         const pid = Number(await new Promise<string>((r) => parent.stdout.once('data', (d) => r(String(d)))));
         expect(isAlive(pid)).toBe(true);
+        // Killed only once the shell has become `sleep`: a shell would reap its child (on a busy
+        // machine the echo can come well before the exec).
+        const comm = () => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim();
+        for (let i = 0; i < 250 && comm() !== 'sleep'; i++) await new Promise((r) => setTimeout(r, 20));
+        expect(comm()).toBe('sleep');
         process.kill(pid, 'SIGKILL');
         let state = '';
         for (let i = 0; i < 100 && state !== 'Z'; i++) {
