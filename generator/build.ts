@@ -13,12 +13,16 @@
 import { createProgress } from './cli/progress.ts';
 import { byDate, entryOf, topicEntriesOf, topicOf } from './content/build-model.ts';
 import { kindsByCategory } from './content/derive.ts';
+import { buildFingerprint } from './content/fingerprint.ts';
 import { type LoadOptions, type ParsedCategories, readContent, validate } from './content/load.ts';
 import type { FileJob, ParsedFile } from './content/parse-file.ts';
 import { ContentError } from './content/problems.ts';
+import { detailFile } from './core/files.ts';
 import type { Entry, Model, SiteConfig } from './core/model.ts';
 import { originsOf } from './core/records.ts';
 import type { IsoDate, TopicKind } from './core/types.ts';
+import type { Manifest } from './output/manifest.ts';
+import { beginRebuild, currentOutput, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { entryDetailFile, renderFiles, topicDetailFile } from './render/render-site.ts';
 
@@ -34,6 +38,15 @@ export interface BuildReport {
   topics: number;
   files: number;
   bytes: number;
+  /**
+   * How the output was made: `full`, a new tree written whole; `rebuild`, only the files that
+   * changed written into the other generation (output/rebuild.ts); `unchanged`, nothing to do (the
+   * output was built from the same content, options and generator, and is as it was written).
+   */
+  mode: 'full' | 'rebuild' | 'unchanged';
+  /** Files written (all of them for a full build) and removed. */
+  written: number;
+  deleted: number;
   /**
    * Milliseconds spent in each phase on the main thread: listing, reading and parsing the files
    * (`load`, which includes rendering the entries' details), checking them against each other
@@ -58,9 +71,9 @@ class EarlyDetails {
   private topicEntries: Map<number, IsoDate[]> | null = null;
   private topics = 0;
   private stopped = false;
-  private readonly site: StagedSite;
+  private readonly site: StagedSite | Rebuild;
 
-  constructor(site: StagedSite) {
+  constructor(site: StagedSite | Rebuild) {
     this.site = site;
   }
 
@@ -112,8 +125,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const t0 = performance.now();
   // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
   prepareOutput(options.contentDir, options.outDir);
+  // What the build is made from: when the output was made from the same, there is nothing to do.
+  const inputs = buildFingerprint(options.contentDir, options);
+  const current = currentOutput(options.outDir, inputs);
+  if (current !== null) return unchanged(current, options, progress, t0);
   progress.step(`reading ${options.contentDir}`);
-  let site = beginSite(options.outDir);
+  let site: StagedSite | Rebuild = beginRebuild(options.outDir, inputs) ?? beginSite(options.outDir, inputs);
   try {
     const early = new EarlyDetails(site);
     const state = await readContent(options.contentDir, {
@@ -136,28 +153,67 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const covered = early.covers(model);
     if (!covered) {
       await site.abandon();
-      site = beginSite(options.outDir);
+      site = beginSite(options.outDir, inputs);
     }
     for (const f of renderFiles(model, undefined, { withoutDetails: covered })) site.add(f.path, f.body);
     const t3 = performance.now();
     // The old tree is removed in the background; the build does not wait for it.
-    const written = await site.commit();
+    const written = (await site.commit()) as Awaited<ReturnType<StagedSite['commit']>> | RebuildStats;
     const t4 = performance.now();
+    const rebuilt = 'deleted' in written;
     const report: BuildReport = {
       entries: model.entries.length,
       categories: model.categories.length,
       topics: model.topics.length,
       files: written.files,
       bytes: written.bytes,
+      mode: rebuilt ? 'rebuild' : 'full',
+      written: 'deleted' in written ? written.written : written.files,
+      deleted: 'deleted' in written ? written.deleted : 0,
       timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
     };
+    const counts = `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`;
     progress.done(
-      `built ${options.outDir}: ${report.files} files, ${(report.bytes / 1048576).toFixed(1)} MiB ` +
-        `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`,
+      rebuilt
+        ? `rebuilt ${options.outDir}: ${report.written} files written, ${report.deleted} removed, of ${report.files} ${counts}`
+        : `built ${options.outDir}: ${report.files} files, ${(report.bytes / 1048576).toFixed(1)} MiB ${counts}`,
     );
     return report;
   } catch (err) {
     await site.abandon();
     throw err;
   }
+}
+
+/** The report of a build with nothing to do: the output's own manifest gives its figures. */
+function unchanged(
+  current: Manifest,
+  options: BuildOptions,
+  progress: ReturnType<typeof createProgress>,
+  t0: number,
+): BuildReport {
+  const count = (prefix: string) => {
+    let n = 0;
+    for (const path of current.files.keys()) if (path.startsWith(prefix) && !path.includes('/', prefix.length)) n++;
+    return n;
+  };
+  let bytes = 0;
+  for (const f of current.files.values()) bytes += f.size;
+  const total = performance.now() - t0;
+  const report: BuildReport = {
+    entries: count(detailFile('entries', '').slice(0, -'.json'.length)),
+    categories: count(detailFile('categories', '').slice(0, -'.json'.length)),
+    topics: count(detailFile('topics', '').slice(0, -'.json'.length)),
+    files: current.files.size,
+    bytes,
+    mode: 'unchanged',
+    written: 0,
+    deleted: 0,
+    timings: { load: total, validate: 0, render: 0, write: 0, total },
+  };
+  progress.done(
+    `${options.outDir} is up to date with ${options.contentDir}: nothing written ` +
+      `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`,
+  );
+  return report;
 }

@@ -17,7 +17,8 @@
 // nothing more is written, but the ring is still drained, so that the main thread never waits
 // for a thread that stopped; the failure is the reply.
 
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -36,6 +37,8 @@ const capacity = ring.byteLength;
 const made = new Set();
 let files = 0;
 let bytes = 0;
+/** [path, sha256, size, inode, mtimeMs] of every file written. */
+const rows = [];
 /** The first failure: what the main thread rethrows, named by the file it was writing. */
 let failure = null;
 
@@ -51,6 +54,9 @@ function writeOne(path, body) {
   try {
     let done = 0;
     while (done < body.length) done += writeSync(fd, body, done, body.length - done);
+    // What the tree's manifest records of it (manifest.ts): the hash of its bytes, its facts.
+    const s = fstatSync(fd);
+    rows.push([path, createHash('sha256').update(body).digest('hex'), s.size, s.ino, s.mtimeMs]);
   } finally {
     closeSync(fd);
   }
@@ -95,6 +101,6 @@ for (;;) {
   Atomics.store(control, CONSUMED, consumed);
   Atomics.notify(control, CONSUMED);
 }
-parentPort.postMessage({ files, bytes, error: failure });
+parentPort.postMessage({ files, bytes, rows, error: failure });
 // Stays until the main thread stops it, so that its 'exit' never overtakes this reply.
 parentPort.on('message', () => {});

@@ -18,12 +18,14 @@
 // files are created by a thread of their own (write-worker.mjs) while the main thread goes on
 // parsing and rendering; the output is checked again just before it is replaced.
 
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { OutputFile } from '../render/render-site.ts';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
+import { changesBetween, type FileFacts, factsOf, hashBytes, writeManifest } from './manifest.ts';
+import { liveManifest } from './rebuild.ts';
 import { discard, sweepLeftovers } from './trash.ts';
 
 export interface WriteStats {
@@ -212,6 +214,7 @@ const STALL_MS = 60_000;
 const PUBLISH_BYTES = 64 * 1024;
 
 type WorkerFailure = { code?: string; syscall?: string; message: string; path: string };
+type WorkerRow = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
 
 /** A site being written into its staging tree by a thread of its own, not yet the output. */
 export interface StagedSite {
@@ -227,7 +230,7 @@ export interface StagedSite {
  * Starts writing a new tree for `outDir` (refused, writing nothing, when `outDir` is not the
  * writer's to replace). The caller adds every file, then commits, or abandons on a failure.
  */
-export function beginSite(outDir: string): StagedSite {
+export function beginSite(outDir: string, inputs: string | null = null): StagedSite {
   orRefuse(checkOutDir(outDir, undefined, outDir));
   sweepLeftovers(outDir);
   const next = makeStaging(outDir);
@@ -246,15 +249,18 @@ export function beginSite(outDir: string): StagedSite {
     throw err;
   }
   // The reply to END, or why there is none: the thread failed or exited first.
-  const reply = new Promise<{ files: number; bytes: number; error: WorkerFailure | null }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the thread writing ${next} stopped (exit code ${code})`)));
-  });
+  const reply = new Promise<{ files: number; bytes: number; rows: WorkerRow[]; error: WorkerFailure | null }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the thread writing ${next} stopped (exit code ${code})`)));
+    },
+  );
   // Not a failure of its own until someone waits for it (commit); abandon ignores it.
   reply.catch(() => {});
   // Files too large for the ring are written here, in this thread (none of the diary's are).
   const local: WriteStats = { files: 0, bytes: 0 };
+  const localFacts = new Map<string, FileFacts>();
   /** Bytes written into the ring (mod 2^32), and of them those the thread may see (PRODUCED). */
   let written = 0;
   let published = 0;
@@ -310,6 +316,7 @@ export function beginSite(outDir: string): StagedSite {
         const data = bufferOf(body);
         mkdirSync(join(next, dirname(path)), { recursive: true });
         writeOne(join(next, path), data);
+        localFacts.set(path, factsOf(hashBytes(data), statSync(join(next, path))));
         local.files++;
         local.bytes += data.length;
         return;
@@ -332,6 +339,12 @@ export function beginSite(outDir: string): StagedSite {
         const r = await reply;
         if (r.error !== null) throw workerError(r.error);
         stats = { files: r.files + local.files, bytes: r.bytes + local.bytes };
+        const files = new Map<string, FileFacts>();
+        for (const [path, hash, size, ino, mtimeMs] of r.rows) files.set(path, { hash, size, ino, mtimeMs });
+        for (const [path, f] of localFacts) files.set(path, f);
+        // What differs from the live tree, when its manifest holds (what a mirror fetches).
+        const live = liveManifest(outDir);
+        writeManifest(next, { inputs, files, changes: live === null ? null : changesBetween(live.files, files) });
       } catch (err) {
         await worker.terminate();
         rmSync(next, { recursive: true, force: true });

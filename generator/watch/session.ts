@@ -19,8 +19,8 @@
 // from what is really on disk: the in-memory trees are updated file by file, only after each
 // file was written.
 
-import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { entryOf, topicOf } from '../content/build-model.ts';
 import { kindsByCategory } from '../content/derive.ts';
 import { type ContentState, type LoadOptions, readContent, validate } from '../content/load.ts';
@@ -31,6 +31,7 @@ import { updateContent } from '../content/update.ts';
 import { DOWNLOAD_FILES, DOWNLOADS_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import type { TopicKind } from '../core/types.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
+import { replaceFile } from '../output/replace-file.ts';
 import { discard } from '../output/trash.ts';
 import { prepareOutput, writeFiles } from '../output/writer.ts';
 import { downloadFiles } from '../render/downloads.ts';
@@ -95,34 +96,6 @@ export interface RebuildReport {
 }
 
 type Tree = Map<string, OutputFile['body']>;
-
-/**
- * Writes one file so that no reader ever opens it half-written: a temporary file, then rename.
- * On a failure the temporary file is removed: the tree holds the old file or the new one.
- */
-function replaceFile(dir: string, path: string, body: OutputFile['body']): void {
-  const target = join(dir, path);
-  const temp = `${target}.${process.pid}.tmp`;
-  try {
-    try {
-      writeFileSync(temp, body);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(temp, body);
-    }
-    renameSync(temp, target);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    // Named by the file it was to become, not by its temporary name.
-    const e = err as NodeJS.ErrnoException & { dest?: string };
-    if (e !== null && typeof e === 'object' && typeof e.code === 'string') {
-      e.path = target;
-      delete e.dest;
-    }
-    throw err;
-  }
-}
 
 /** One line for a fault: the path and the cause for the file system's errors, else the message. */
 export function describeFault(err: unknown): string {

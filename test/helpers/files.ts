@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MANIFEST_FILE } from '../../generator/output/manifest.ts';
 
 /**
  * A file's body as a string to compare: text as it is, the bytes of a binary file (the downloads:
@@ -22,7 +23,8 @@ export function readTreeBytes(dir: string): Map<string, Buffer> {
     for (const d of items) {
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) walk(path);
-      else out.set(path, readFileSync(join(dir, path)));
+      // The build's record of the tree (inodes and times): not part of what it serves.
+      else if (path !== MANIFEST_FILE) out.set(path, readFileSync(join(dir, path)));
     }
   };
   walk('');

@@ -2,8 +2,9 @@
 // each file's bytes and the target of each symlink. Two snapshots are equal when the trees are.
 
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { MANIFEST_FILE } from '../../generator/output/manifest.ts';
 
 /** relative path → 'dir', 'link:<target>' or 'file:<sha1>'; null when `dir` does not exist. */
 export function snapshot(dir: string): Map<string, string> | null {
@@ -24,4 +25,21 @@ export function snapshot(dir: string): Map<string, string> | null {
   };
   walk('');
   return out;
+}
+
+/**
+ * The output as a reader of it sees it: the tree it points at when it is the generation symlink
+ * (output/rebuild.ts), without the build's manifest (its inodes and times differ from tree to
+ * tree). Null when there is no output.
+ */
+export function servedSnapshot(outDir: string): Map<string, string> | null {
+  let dir: string;
+  try {
+    dir = realpathSync(outDir);
+  } catch {
+    return null;
+  }
+  const tree = snapshot(dir);
+  tree?.delete(MANIFEST_FILE);
+  return tree;
 }

@@ -1,0 +1,86 @@
+// What a build is made from, as one SHA-256: the bytes of every content file it reads (and the
+// problems of the listing), the options that change the output (the configuration's overrides,
+// `URL` from the environment), and the generator itself (its source files, its package.json and
+// lock file, the versions of its dependencies as installed, the Node that runs it). A build
+// records it in the tree it writes (output/manifest.ts); a later build whose fingerprint is the
+// same, over a tree that is still as written, has nothing to do. Content hashes, never
+// modification times: a file touched without a change is the same, one changed within the same
+// second is not.
+
+import { createHash, type Hash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SITE_FILE } from './config.ts';
+import { listContent } from './discover.ts';
+import type { LoadOptions } from './load.ts';
+
+const CATEGORIES_FILE = 'categories.yaml';
+/** The packages whose code makes output bytes (package.json's dependencies). */
+const DEPENDENCIES = ['@orama/stemmers', 'date-fns', 'feedsmith', 'sql.js', 'yaml'];
+
+function addFile(h: Hash, label: string, path: string): void {
+  h.update(`\0${label}\0`);
+  try {
+    h.update(readFileSync(path));
+  } catch (err) {
+    h.update(`unreadable ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+function walkFiles(dir: string, out: string[]): void {
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, d.name);
+    if (d.isDirectory()) walkFiles(path, out);
+    else if (d.isFile()) out.push(path);
+  }
+}
+
+let generatorPrint: string | null = null;
+
+/** The generator's own fingerprint (computed once a process: its files do not change under it). */
+function generatorFingerprint(): string {
+  if (generatorPrint !== null) return generatorPrint;
+  const h = createHash('sha256');
+  h.update(`node ${process.version}\n`);
+  // generator/ in a checkout, dist/generator/ in the package's build.
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const files: string[] = [];
+  walkFiles(root, files);
+  for (const f of files.sort()) addFile(h, f.slice(root.length), f);
+  const pkg = ['../../package.json', '../../../package.json']
+    .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+    .find((p) => existsSync(p));
+  if (pkg !== undefined) {
+    addFile(h, 'package.json', pkg);
+    const lock = join(dirname(pkg), 'package-lock.json');
+    if (existsSync(lock)) addFile(h, 'package-lock.json', lock);
+  }
+  for (const dep of DEPENDENCIES) {
+    // The nearest node_modules that holds it, as Node's resolution finds it.
+    for (let dir = root; ; dir = dirname(dir)) {
+      const manifest = join(dir, 'node_modules', dep, 'package.json');
+      if (existsSync(manifest)) {
+        addFile(h, dep, manifest);
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  generatorPrint = h.digest('hex');
+  return generatorPrint;
+}
+
+/** The fingerprint of a build of `contentDir` with these options (see above). */
+export function buildFingerprint(contentDir: string, options: LoadOptions): string {
+  const h = createHash('sha256');
+  h.update(`generator ${generatorFingerprint()}\n`);
+  h.update(`overrides ${JSON.stringify(options.overrides ?? {})}\n`);
+  h.update(`URL ${JSON.stringify(options.env?.URL ?? null)}\n`);
+  addFile(h, SITE_FILE, join(contentDir, SITE_FILE));
+  addFile(h, CATEGORIES_FILE, join(contentDir, CATEGORIES_FILE));
+  const listing = listContent(contentDir);
+  for (const p of listing.problems) h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
+  for (const file of [...listing.entryFiles, ...listing.topicFiles]) addFile(h, file, join(contentDir, file));
+  return h.digest('hex');
+}

@@ -1,0 +1,165 @@
+// What a tree of the writer's holds, written into the tree itself as its last file: every file's
+// path, the SHA-256 of its bytes and the facts of the file on disk (size, inode, modification
+// time), plus what the tree was built from (`inputs`, see build-inputs.ts) and what changed from
+// the tree that was live before it. A rebuild trusts a manifest only after checking it against the
+// disk (checkTree): the same set of files, each with the size, inode and modification time it
+// had when written; any file added, removed or written since makes the tree untrusted (the
+// change time would catch even a modification time set back on purpose, but the generations
+// share files by hard links, and replacing a file in one moves the change time of the other's), and the rebuild then starts from another tree or writes a full one (rebuild.ts).
+//
+// A tree that is being changed has no manifest: it is removed before the first write and
+// written again after the last, so a rebuild killed in between leaves a tree that is not trusted.
+
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const MANIFEST_FILE = '.pepys-manifest.json';
+const FORMAT = 1;
+
+/** A file as written: the hash of its bytes and what the disk says of it. */
+export interface FileFacts {
+  hash: string;
+  size: number;
+  ino: number;
+  mtimeMs: number;
+}
+
+export interface Changes {
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+export interface Manifest {
+  /** What the tree was built from (build-inputs.ts); null when unknown. */
+  inputs: string | null;
+  files: Map<string, FileFacts>;
+  /** What differs from the tree that was live before this one went live (null: a first build). */
+  changes: Changes | null;
+}
+
+export function hashBytes(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The facts of a file just written, from its stats. */
+export function factsOf(hash: string, s: Pick<Stats, 'size' | 'ino' | 'mtimeMs'>): FileFacts {
+  return { hash, size: s.size, ino: s.ino, mtimeMs: s.mtimeMs };
+}
+
+type Row = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
+
+/** Writes the manifest into `dir` (a temporary file, then a rename: never half-written). */
+export function writeManifest(dir: string, m: Manifest): void {
+  const rows: Row[] = [...m.files]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, f]) => [path, f.hash, f.size, f.ino, f.mtimeMs]);
+  const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"changes":${JSON.stringify(m.changes)},"files":[\n${rows
+    .map((r) => JSON.stringify(r))
+    .join(',\n')}\n]}\n`;
+  const target = join(dir, MANIFEST_FILE);
+  const temp = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, body);
+    renameSync(temp, target);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+export function removeManifest(dir: string): void {
+  rmSync(join(dir, MANIFEST_FILE), { force: true });
+}
+
+function isStringList(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+/** The manifest of `dir`, or null when it is missing, damaged or of another format. */
+export function readManifest(dir: string): Manifest | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+  if (raw === null || typeof raw !== 'object') return null;
+  const { format, inputs, changes, files } = raw as Record<string, unknown>;
+  if (format !== FORMAT || !(inputs === null || typeof inputs === 'string') || !Array.isArray(files)) return null;
+  let c: Changes | null = null;
+  if (changes !== null) {
+    const o = changes as Record<string, unknown> | undefined;
+    if (
+      o === undefined ||
+      typeof o !== 'object' ||
+      !isStringList(o.added) ||
+      !isStringList(o.changed) ||
+      !isStringList(o.removed)
+    )
+      return null;
+    c = { added: o.added, changed: o.changed, removed: o.removed };
+  }
+  const map = new Map<string, FileFacts>();
+  for (const row of files as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 5) return null;
+    const [path, hash, size, ino, mtimeMs] = row as unknown[];
+    if (typeof path !== 'string' || path === '' || path.startsWith('/') || path.split('/').includes('..')) return null;
+    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return null;
+    if (typeof size !== 'number' || typeof ino !== 'number' || typeof mtimeMs !== 'number') return null;
+    if (map.has(path)) return null;
+    map.set(path, { hash, size, ino, mtimeMs });
+  }
+  return { inputs, files: map, changes: c };
+}
+
+/**
+ * Whether `dir` holds exactly the files of `m`, each as it was written (size, inode, modification
+ * time): one listing and one lstat a file, no reading. The manifest itself is not one of them.
+ */
+export function checkTree(dir: string, m: Manifest): boolean {
+  let count = 0;
+  const walk = (rel: string): boolean => {
+    let items: import('node:fs').Dirent[];
+    try {
+      items = readdirSync(rel === '' ? dir : join(dir, rel), { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const d of items) {
+      const path = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory()) {
+        if (!walk(path)) return false;
+        continue;
+      }
+      if (path === MANIFEST_FILE) continue;
+      const f = m.files.get(path);
+      if (f === undefined || !d.isFile()) return false;
+      let s: Stats;
+      try {
+        s = lstatSync(join(dir, path));
+      } catch {
+        return false;
+      }
+      if (s.size !== f.size || s.ino !== f.ino || s.mtimeMs !== f.mtimeMs) return false;
+      count++;
+    }
+    return true;
+  };
+  return walk('') && count === m.files.size;
+}
+
+/** What differs between two trees' files, by path (each list sorted). */
+export function changesBetween(before: ReadonlyMap<string, FileFacts>, after: ReadonlyMap<string, FileFacts>): Changes {
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const [path, f] of after) {
+    const was = before.get(path);
+    if (was === undefined) added.push(path);
+    else if (was.hash !== f.hash) changed.push(path);
+  }
+  for (const path of before.keys()) if (!after.has(path)) removed.push(path);
+  return { added: added.sort(), changed: changed.sort(), removed: removed.sort() };
+}

@@ -1,0 +1,274 @@
+// A rebuild over an output that a build made: only the files whose bytes change are written, and
+// only the files that go away are removed, into a tree that no reader is using, which then goes
+// live with one rename (the generation layout of generations.ts):
+//
+//   public -> .public-gen-a      the live tree: never written while it is live
+//   .public-gen-b/               the tree the rebuild brings up to date, then swaps in
+//
+// What each tree holds is known from its manifest (manifest.ts), trusted only after checking it
+// against the disk. The tree to write is the one that is not live: when its manifest holds, the
+// rebuild starts from it (it is one rebuild behind the live tree, whose changes it then writes
+// too); when it does not (missing, killed half-way, changed by hand), it is made again as a tree
+// of hard links to the live one (no file is copied: files are never changed in place, only
+// replaced by rename), whose manifest must hold; and when neither can be trusted, there is no
+// rebuild (beginRebuild returns null) and the build writes a full tree.
+//
+// An output that is still a plain directory (the first build made it) becomes the layout at the
+// first rebuild that changes something: its tree is linked into `.public-gen-a`, brought up to
+// date there, and at the swap the plain directory is moved aside, the symlink put in its place,
+// and the old directory removed in the background. Between those two renames (microseconds) the
+// output path does not exist; a build killed there leaves the old tree whole under
+// `-prev-<pid>`, which the next build puts back (trash.ts).
+
+import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { SITE_INDEX_FILE } from '../core/files.ts';
+import { lstatOrNull } from '../paths.ts';
+import type { OutputFile } from '../render/render-site.ts';
+import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from './generations.ts';
+import { checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse } from './guard.ts';
+import {
+  type Changes,
+  changesBetween,
+  checkTree,
+  type FileFacts,
+  factsOf,
+  hashBytes,
+  type Manifest,
+  readManifest,
+  removeManifest,
+  writeManifest,
+} from './manifest.ts';
+import { replaceFile } from './replace-file.ts';
+import { discard } from './trash.ts';
+
+/** What a rebuild did. */
+export interface RebuildStats {
+  /** Files in the new tree (the marker included, the manifest not). */
+  files: number;
+  bytes: number;
+  /** Files written into the tree that went live (new or changed bytes, or catching up). */
+  written: number;
+  /** Files removed from it. */
+  deleted: number;
+  /** What differs from the tree that was live before (what a mirror fetches). */
+  changes: Changes;
+  /** Settles when the trees put aside are removed. */
+  removed: Promise<void>;
+}
+
+export interface Rebuild {
+  add(path: string, body: OutputFile['body']): void;
+  commit(): Promise<RebuildStats>;
+  /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
+  abandon(): Promise<void>;
+}
+
+/** The live tree of `outDir` and the slot to write: null when `outDir` is not a build's tree. */
+function layoutOf(outDir: string): { liveDir: string; target: Slot; plain: boolean } | null {
+  const active = activeSlot(outDir);
+  if (active !== null) return { liveDir: slotDir(outDir, active), target: otherSlot(active), plain: false };
+  if (lstatOrNull(outDir)?.isDirectory() === true) return { liveDir: outDir, target: 'a', plain: true };
+  return null;
+}
+
+/** A manifest of `dir` that holds (see manifest.ts), or null. */
+function trustedManifest(dir: string): Manifest | null {
+  const m = readManifest(dir);
+  return m !== null && checkTree(dir, m) ? m : null;
+}
+
+/** The live tree's manifest, when it holds; null for anything else. */
+export function liveManifest(outDir: string): Manifest | null {
+  const layout = layoutOf(outDir);
+  return layout === null ? null : trustedManifest(layout.liveDir);
+}
+
+/**
+ * Makes `to` a tree of hard links to `from`'s files. False when a link cannot be made (another
+ * file system's rules): the caller then builds in full.
+ */
+function linkTree(from: string, to: string): boolean {
+  mkdirSync(to);
+  for (const d of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, d.name);
+    const target = join(to, d.name);
+    if (d.isDirectory()) {
+      if (!linkTree(source, target)) return false;
+    } else if (d.isFile()) {
+      try {
+        linkSync(source, target);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EXDEV' || code === 'EPERM' || code === 'ENOTSUP' || code === 'EMLINK') return false;
+        throw err;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * The live tree's manifest when it holds and was built from `inputs`: the output is current and a
+ * build has nothing to do. Null otherwise (including every output that is not a build's tree).
+ */
+export function currentOutput(outDir: string, inputs: string): Manifest | null {
+  const layout = layoutOf(outDir);
+  if (layout === null) return null;
+  const m = readManifest(layout.liveDir);
+  if (m === null || m.inputs !== inputs) return null;
+  return checkTree(layout.liveDir, m) ? m : null;
+}
+
+/**
+ * Starts a rebuild of `outDir` (see above), to be recorded as built from `inputs`; null when the
+ * output is missing or no tree of it can be trusted (a full build is then needed). Throws
+ * RefusedError when the output is not the writer's to replace.
+ */
+export function beginRebuild(outDir: string, inputs: string | null): Rebuild | null {
+  orRefuse(checkOutDir(outDir, undefined, outDir));
+  const layout = layoutOf(outDir);
+  if (layout === null) return null;
+  const { liveDir, target, plain } = layout;
+  const dir = slotDir(outDir, target);
+  const live = trustedManifest(liveDir);
+  let base = lstatOrNull(dir)?.isDirectory() === true ? trustedManifest(dir) : null;
+  if (base === null) {
+    if (live === null) return null;
+    // The tree to write cannot be trusted: made again from the live one.
+    void discard(dir, outDir);
+    let linked = false;
+    try {
+      linked = linkTree(liveDir, dir);
+    } catch {
+      linked = false;
+    }
+    if (!linked) {
+      void discard(dir, outDir);
+      return null;
+    }
+    // Linked files share the live ones' inodes and modification times: the live manifest holds.
+    removeManifest(dir);
+    base = live;
+  }
+  // From here until the commit writes a new one, the tree holds no manifest: not trusted.
+  removeManifest(dir);
+  const before = base.files;
+  const files = new Map<string, FileFacts>(before);
+  const seen = new Set<string>();
+  const written: string[] = [];
+  let open = true;
+
+  const facts = (path: string, hash: string): FileFacts => factsOf(hash, lstatSync(join(dir, path)));
+
+  const rebuild: Rebuild = {
+    add(path, body) {
+      if (!open) throw new Error(`${dir} is no longer being written`);
+      seen.add(path);
+      const hash = hashBytes(body);
+      if (before.get(path)?.hash === hash) return;
+      replaceFile(dir, path, body);
+      files.set(path, facts(path, hash));
+      written.push(path);
+    },
+    async commit() {
+      if (!open) throw new Error(`${dir} is no longer being written`);
+      open = false;
+      let deleted = 0;
+      for (const path of before.keys()) {
+        if (seen.has(path)) continue;
+        rmSync(join(dir, path), { force: true });
+        files.delete(path);
+        deleted++;
+      }
+      removeEmptyDirs(dir, before, files);
+      const changes = changesBetween(live?.files ?? before, files);
+      // A live tree that does not hold (changed by hand) is replaced even by an equal one.
+      const same = live !== null && changes.added.length + changes.changed.length + changes.removed.length === 0;
+      // The local server knows a generation by its site index's identity: a tree that goes live
+      // must not look like one it loaded before, even when the index's bytes are the same.
+      if (!same && !written.includes(SITE_INDEX_FILE) && files.has(SITE_INDEX_FILE)) {
+        const now = Date.now() / 1000;
+        utimesSync(join(dir, SITE_INDEX_FILE), now, now);
+        const f = files.get(SITE_INDEX_FILE) as FileFacts;
+        files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
+      }
+      writeManifest(dir, { inputs, files, changes });
+      let bytes = 0;
+      for (const f of files.values()) bytes += f.size;
+      const stats = { files: files.size, bytes, written: written.length, deleted, changes };
+      if (same) {
+        // Nothing differs from the live tree: it stays live; this one is now its equal. Its
+        // manifest records the inputs too, so the next build need not do this again.
+        if (live.inputs !== inputs) writeManifest(liveDir, { ...live, inputs });
+        return { ...stats, removed: Promise.resolve() };
+      }
+      // The output may have changed while the site was built: it must still be the writer's own.
+      orRefuse(checkOutDir(outDir, undefined, outDir));
+      if (!plain || activeSlot(outDir) !== null) {
+        pointAt(outDir, target);
+        return { ...stats, removed: Promise.resolve() };
+      }
+      return { ...stats, removed: convert(outDir, target) };
+    },
+    async abandon() {
+      if (!open) return;
+      open = false;
+      // What the tree holds now: the base with the files written so far. Unremoved files stay.
+      try {
+        writeManifest(dir, { inputs: null, files, changes: null });
+      } catch {
+        // Without a manifest the next rebuild makes this tree again.
+      }
+    },
+  };
+  rebuild.add(MARKER_FILE, MARKER_TEXT);
+  return rebuild;
+}
+
+/** Removes the directories that held only files now gone (the pages of a list that shrank). */
+function removeEmptyDirs(
+  dir: string,
+  before: ReadonlyMap<string, FileFacts>,
+  after: ReadonlyMap<string, FileFacts>,
+): void {
+  const dirsOf = (files: ReadonlyMap<string, FileFacts>) => {
+    const out = new Set<string>();
+    for (const path of files.keys()) for (let d = dirname(path); d !== '.'; d = dirname(d)) out.add(d);
+    return out;
+  };
+  const keep = dirsOf(after);
+  const gone = [...dirsOf(before)].filter((d) => !keep.has(d)).sort((a, b) => b.length - a.length);
+  for (const d of gone) rmSync(join(dir, d), { recursive: true, force: true });
+}
+
+/**
+ * Turns a plain output directory into the layout, with `target` live: a symlink replaces the
+ * directory, which is then removed in the background (once: later rebuilds delete nothing whole).
+ */
+function convert(outDir: string, target: Slot): Promise<void> {
+  const parent = dirname(outDir);
+  const name = basename(outDir);
+  const link = join(parent, `.${name}-link-${process.pid}`);
+  const prev = join(parent, `.${name}-prev-${process.pid}`);
+  rmSync(link, { force: true });
+  symlinkSync(basename(slotDir(outDir, target)), link, 'dir');
+  rmSync(prev, { recursive: true, force: true });
+  try {
+    renameSync(outDir, prev);
+  } catch (err) {
+    rmSync(link, { force: true });
+    throw err;
+  }
+  // The one moment the output path does not exist: killed here, the next build puts `prev` back.
+  try {
+    renameSync(link, outDir);
+  } catch (err) {
+    renameSync(prev, outDir);
+    rmSync(link, { force: true });
+    throw err;
+  }
+  // Not kept as the other generation: it may be a tree someone made read-only, which a rebuild
+  // could not write into. The next rebuild links the other generation afresh.
+  return discard(prev, outDir);
+}

@@ -1,0 +1,286 @@
+// Rebuilds in a fresh process (output/rebuild.ts): a build over the output of an earlier one writes
+// only the files whose bytes change, into the generation that is not live, and swaps; with
+// nothing changed it writes nothing. Every rebuild is compared with a cold build of the same
+// content into an empty directory, and what it wrote with what differs between the trees. The
+// record it trusts (the manifest, output/manifest.ts) is damaged in every way a test can think
+// of; the build must then still be right.
+
+import {
+  appendFileSync,
+  cpSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type BuildReport, build } from '../generator/build.ts';
+import { ContentError } from '../generator/content/problems.ts';
+import { activeSlot, slotDir } from '../generator/output/generations.ts';
+import { MANIFEST_FILE, readManifest } from '../generator/output/manifest.ts';
+import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { readTreeBytes } from './helpers/files.ts';
+import { tempDir } from './helpers/temp.ts';
+
+const SAMPLE = join(import.meta.dirname, '..', 'content');
+
+type Tree = Map<string, Buffer>;
+
+function sampleCopy(): string {
+  const dir = join(tempDir('pepys-rebuild-content-'), 'content');
+  cpSync(SAMPLE, dir, { recursive: true });
+  return dir;
+}
+
+const run = (contentDir: string, outDir: string): Promise<BuildReport> =>
+  build({ contentDir, outDir, quiet: true, env: {} });
+
+/** A cold build of `contentDir` into an empty directory: the reference. */
+async function cold(contentDir: string): Promise<Tree> {
+  const out = join(tempDir('pepys-rebuild-cold-'), 'public');
+  await run(contentDir, out);
+  const tree = readTreeBytes(out);
+  rmSync(out, { recursive: true, force: true });
+  return tree;
+}
+
+/** Paths whose bytes differ from `a` to `b`, sorted: changed or added, and removed. */
+function differ(a: Tree, b: Tree): { written: string[]; removed: string[] } {
+  const written = [...b].filter(([p, bytes]) => !a.get(p)?.equals(bytes)).map(([p]) => p);
+  const removed = [...a.keys()].filter((p) => !b.has(p));
+  return { written: written.sort(), removed: removed.sort() };
+}
+
+/** Each file's inode and modification time under `dir` (followed if it is a link). */
+function identities(dir: string): Map<string, string> {
+  const root = realpathSync(dir);
+  const out = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const d of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const path = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory()) walk(path);
+      else {
+        const s = lstatSync(join(root, path));
+        out.set(path, `${s.ino} ${s.mtimeMs}`);
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
+const editText = (dir: string, file: string, text: string) => {
+  const path = join(dir, file);
+  writeFileSync(path, readFileSync(path, 'utf8').replace('<p>', `<p>${text} `));
+};
+
+describe('a rebuild over the output of an earlier build', () => {
+  it('writes nothing and touches no file when nothing changed, not even a touched content file', async () => {
+    const content = sampleCopy();
+    const out = join(tempDir('pepys-rebuild-'), 'public');
+    const first = await run(content, out);
+    expect(first.mode).toBe('full');
+    const before = identities(out);
+    // Touched, not changed: the fingerprint is of bytes, not times.
+    const entry = join(content, 'entries/1660/1660-01-01.html');
+    utimesSync(entry, new Date(), new Date(Date.now() + 5000));
+    const again = await run(content, out);
+    expect(again).toMatchObject({
+      mode: 'unchanged',
+      written: 0,
+      deleted: 0,
+      entries: first.entries,
+      topics: first.topics,
+    });
+    expect(again.categories).toBe(first.categories);
+    expect(identities(out)).toEqual(before);
+    expect(lstatSync(out).isDirectory()).toBe(true);
+  });
+
+  it('writes exactly the files whose bytes change, removes those that go, and serves what a cold build serves', async () => {
+    const content = sampleCopy();
+    const out = join(tempDir('pepys-rebuild-'), 'public');
+    await run(content, out);
+    const history: Tree[] = [await cold(content)];
+    const steps: Array<[string, () => void]> = [
+      ["one entry's text", () => editText(content, 'entries/1660/1660-01-01.html', 'Edited.')],
+      [
+        "one entry's title",
+        () => {
+          const path = join(content, 'entries/1660/1660-01-02.html');
+          writeFileSync(path, readFileSync(path, 'utf8').replace('---\n', '---\ntitle: Monday 2 January 1660\n'));
+        },
+      ],
+      [
+        'one topic',
+        () => {
+          const path = join(content, 'topics/1.yaml');
+          writeFileSync(path, readFileSync(path, 'utf8').replace('The diarist himself', 'The diarist, himself'));
+        },
+      ],
+      [
+        'one category',
+        () => {
+          const path = join(content, 'categories.yaml');
+          writeFileSync(path, readFileSync(path, 'utf8').replace('title: Servants and companions', 'title: Servants'));
+        },
+      ],
+      ['an entry removed', () => rmSync(join(content, 'entries/1660/1660-01-03.html'))],
+      [
+        'an entry added',
+        () =>
+          writeFileSync(
+            join(content, 'entries/1660/1660-01-03.html'),
+            entryFile('1660-01-03', '', '<p>Written again.</p>'),
+          ),
+      ],
+      ['the entry edited once more', () => editText(content, 'entries/1660/1660-01-01.html', 'Again.')],
+    ];
+    for (const [what, edit] of steps) {
+      edit();
+      const report = await run(content, out);
+      const now = await cold(content);
+      expect(report.mode, what).toBe('rebuild');
+      expect(readTreeBytes(out), what).toEqual(now);
+      // The output is the symlink to the generation that was written; the other is the old live one.
+      const live = activeSlot(out);
+      expect(live, what).not.toBeNull();
+      expect(realpathSync(out)).toBe(realpathSync(slotDir(out, live as 'a' | 'b')));
+      // Written: what differs from the tree the generation held: two builds back, but for the
+      // first two rebuilds, whose generation was linked from the live tree (the first build's
+      // plain directory is not kept: output/rebuild.ts).
+      const held = (history.length >= 3 ? history.at(-2) : history.at(-1)) as Tree;
+      const expected = differ(held, now);
+      expect(report.written, what).toBe(expected.written.length);
+      expect(report.deleted, what).toBe(expected.removed.length);
+      // Its record says what changed since the tree before it: what a mirror fetches.
+      const changes = readManifest(realpathSync(out))?.changes;
+      const since = differ(history.at(-1) as Tree, now);
+      expect(changes && [...changes.added, ...changes.changed].sort(), what).toEqual(since.written);
+      expect(changes?.removed, what).toEqual(since.removed);
+      history.push(now);
+    }
+  });
+
+  it('leaves the live tree as it was when the content is invalid, and the next build is right', async () => {
+    const content = sampleCopy();
+    const out = join(tempDir('pepys-rebuild-'), 'public');
+    await run(content, out);
+    editText(content, 'entries/1660/1660-01-01.html', 'First.');
+    await run(content, out);
+    const before = readTreeBytes(out);
+    const ids = identities(out);
+    // A second file for a date that has one: found only when everything has been read.
+    writeFileSync(join(content, 'entries/1660/zz-duplicate.html'), entryFile('1660-01-01'));
+    await expect(run(content, out)).rejects.toBeInstanceOf(ContentError);
+    expect(readTreeBytes(out)).toEqual(before);
+    expect(identities(out)).toEqual(ids);
+    rmSync(join(content, 'entries/1660/zz-duplicate.html'));
+    editText(content, 'entries/1660/1660-01-01.html', 'Second.');
+    await run(content, out);
+    expect(readTreeBytes(out)).toEqual(await cold(content));
+  });
+});
+
+describe('what a rebuild trusts, damaged in every way: the build is still right', () => {
+  /** An output in the generation layout (two builds), and its content. */
+  async function layout(): Promise<{ content: string; out: string; liveDir: string; otherDir: string }> {
+    const content = writeContent(smallSite());
+    const out = join(tempDir('pepys-trust-'), 'public');
+    await run(content, out);
+    editText(content, 'entries/1660/1660-01-01.html', 'One.');
+    await run(content, out);
+    editText(content, 'entries/1660/1660-01-02.html', 'Two.');
+    await run(content, out);
+    const live = activeSlot(out) as 'a' | 'b';
+    return { content, out, liveDir: slotDir(out, live), otherDir: slotDir(out, live === 'a' ? 'b' : 'a') };
+  }
+
+  const damages: Array<[string, (t: { liveDir: string; otherDir: string }) => void]> = [
+    ['the live manifest is missing', ({ liveDir }) => rmSync(join(liveDir, MANIFEST_FILE))],
+    [
+      'the live manifest is truncated',
+      ({ liveDir }) => {
+        const path = join(liveDir, MANIFEST_FILE);
+        writeFileSync(path, readFileSync(path, 'utf8').slice(0, 500));
+      },
+    ],
+    [
+      'the live manifest is of another format',
+      ({ liveDir }) => {
+        const path = join(liveDir, MANIFEST_FILE);
+        writeFileSync(path, readFileSync(path, 'utf8').replace('"format":1', '"format":2'));
+      },
+    ],
+    [
+      'the live manifest is of another generator or other options',
+      ({ liveDir }) => {
+        const path = join(liveDir, MANIFEST_FILE);
+        writeFileSync(path, readFileSync(path, 'utf8').replace(/"inputs":"[0-9a-f]+"/, `"inputs":"${'0'.repeat(64)}"`));
+      },
+    ],
+    [
+      'a live file was changed by hand',
+      ({ liveDir }) => appendFileSync(join(liveDir, 'api/v1/entries/1660-01-02.json'), ' '),
+    ],
+    [
+      'a live file was replaced by one of the same size and time',
+      ({ liveDir }) => {
+        const path = join(liveDir, 'api/v1/entries/1660-01-02.json');
+        const s = lstatSync(path);
+        const bytes = readFileSync(path);
+        rmSync(path);
+        writeFileSync(path, Buffer.from(bytes.toString('latin1').replace('"', "'"), 'latin1'));
+        utimesSync(path, s.atime, s.mtime);
+      },
+    ],
+    [
+      'a file was added to the live tree',
+      ({ liveDir }) => writeFileSync(join(liveDir, 'api/v1/entries/stray.json'), '{}'),
+    ],
+    ['a live file was removed', ({ liveDir }) => rmSync(join(liveDir, 'api/v1/topics/1.json'))],
+    [
+      'a file of the other generation was removed',
+      ({ otherDir }) => rmSync(join(otherDir, 'api/v1/entries/1660-01-01.json')),
+    ],
+    [
+      'a file of the other generation was changed by hand',
+      ({ otherDir }) => appendFileSync(join(otherDir, 'api/v1/index.json'), 'x'),
+    ],
+    ['the other generation is gone', ({ otherDir }) => rmSync(otherDir, { recursive: true })],
+    [
+      'both manifests are missing',
+      ({ liveDir, otherDir }) => {
+        rmSync(join(liveDir, MANIFEST_FILE));
+        rmSync(join(otherDir, MANIFEST_FILE));
+      },
+    ],
+  ];
+
+  for (const [what, damage] of damages) {
+    it(`${what}`, async () => {
+      const t = await layout();
+      damage(t);
+      // The same content: nothing to do, unless the live tree's record cannot be trusted (the
+      // other generation is not served: damage there shows at the next rebuild).
+      const same = await run(t.content, t.out);
+      const reference = await cold(t.content);
+      expect(readTreeBytes(t.out)).toEqual(reference);
+      if (what.includes('live') || what.startsWith('both')) expect(same.mode).not.toBe('unchanged');
+      // And an edit after it.
+      editText(t.content, 'entries/1661/1661-01-20.html', 'Three.');
+      await run(t.content, t.out);
+      expect(readTreeBytes(t.out)).toEqual(await cold(t.content));
+    });
+  }
+
+  it('a damaged record of the other generation alone does not stop "nothing to do"', async () => {
+    const t = await layout();
+    rmSync(join(t.otherDir, MANIFEST_FILE));
+    expect((await run(t.content, t.out)).mode).toBe('unchanged');
+  });
+});
