@@ -18,7 +18,7 @@ export interface EditRun {
   split: { load: number; validate: number; render: number; write: number }[];
 }
 
-interface Edit {
+export interface Edit {
   kind: EditRun['kind'];
   file: string;
   apply(text: string, round: number): string;
@@ -39,7 +39,7 @@ function firstFile(dir: string, ext: string): string {
   return found;
 }
 
-function editsFor(contentDir: string): Edit[] {
+export function editsFor(contentDir: string): Edit[] {
   const rel = (p: string) => p.slice(contentDir.length + 1);
   return [
     {

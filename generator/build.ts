@@ -17,19 +17,20 @@ import { buildFingerprint } from './content/fingerprint.ts';
 import { type LoadOptions, type ParsedCategories, readContent, validate } from './content/load.ts';
 import type { FileJob, ParsedFile } from './content/parse-file.ts';
 import { ContentError } from './content/problems.ts';
-import { detailFile } from './core/files.ts';
 import type { Entry, Model, SiteConfig } from './core/model.ts';
 import { originsOf } from './core/records.ts';
 import type { IsoDate, TopicKind } from './core/types.ts';
-import type { Manifest } from './output/manifest.ts';
 import { beginRebuild, currentOutput, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { entryDetailFile, renderFiles, topicDetailFile } from './render/render-site.ts';
+import { unchangedReport } from './unchanged.ts';
 
 export interface BuildOptions extends LoadOptions {
   contentDir: string;
   outDir: string;
   quiet?: boolean;
+  /** The content's fingerprint, when the caller has it already (content/fingerprint.ts). */
+  inputs?: string;
 }
 
 export interface BuildReport {
@@ -126,9 +127,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
   prepareOutput(options.contentDir, options.outDir);
   // What the build is made from: when the output was made from the same, there is nothing to do.
-  const inputs = buildFingerprint(options.contentDir, options);
+  const inputs = options.inputs ?? buildFingerprint(options.contentDir, options);
   const current = currentOutput(options.outDir, inputs);
-  if (current !== null) return unchanged(current, options, progress, t0);
+  if (current !== null) return unchangedReport(current, options, t0, progress.done);
   progress.step(`reading ${options.contentDir}`);
   let site: StagedSite | Rebuild = beginRebuild(options.outDir, inputs) ?? beginSite(options.outDir, inputs);
   try {
@@ -183,37 +184,4 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     await site.abandon();
     throw err;
   }
-}
-
-/** The report of a build with nothing to do: the output's own manifest gives its figures. */
-function unchanged(
-  current: Manifest,
-  options: BuildOptions,
-  progress: ReturnType<typeof createProgress>,
-  t0: number,
-): BuildReport {
-  const count = (prefix: string) => {
-    let n = 0;
-    for (const path of current.files.keys()) if (path.startsWith(prefix) && !path.includes('/', prefix.length)) n++;
-    return n;
-  };
-  let bytes = 0;
-  for (const f of current.files.values()) bytes += f.size;
-  const total = performance.now() - t0;
-  const report: BuildReport = {
-    entries: count(detailFile('entries', '').slice(0, -'.json'.length)),
-    categories: count(detailFile('categories', '').slice(0, -'.json'.length)),
-    topics: count(detailFile('topics', '').slice(0, -'.json'.length)),
-    files: current.files.size,
-    bytes,
-    mode: 'unchanged',
-    written: 0,
-    deleted: 0,
-    timings: { load: total, validate: 0, render: 0, write: 0, total },
-  };
-  progress.done(
-    `${options.outDir} is up to date with ${options.contentDir}: nothing written ` +
-      `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`,
-  );
-  return report;
 }

@@ -49,6 +49,7 @@ describe.concurrent('every command', () => {
     const cases = [
       ['bench', ['--runs', 'abc'], /^error: --runs must be a whole number from 1, not "abc"\n$/],
       ['bench:search', ['--runs', '0'], /^error: --runs must be a whole number from 1, not "0"\n$/],
+      ['bench:rebuild', ['--runs', '0'], /^error: --runs must be a whole number from 1, not "0"\n$/],
       ['bench', ['--corpus', '/no/such/corpus'], /^error: --corpus: \/no\/such\/corpus does not exist\n$/],
       ['fixture', [], /^error: missing <content dir> \(npm run fixture -- --help\)\n$/],
       ['fixture', ['x', '--scale', 'big'], /^error: --scale must be a positive number, not big\n$/],

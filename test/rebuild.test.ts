@@ -22,6 +22,7 @@ import { type BuildReport, build } from '../generator/build.ts';
 import { ContentError } from '../generator/content/problems.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
 import { MANIFEST_FILE, readManifest } from '../generator/output/manifest.ts';
+import { runCli, startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { readTreeBytes } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -283,4 +284,34 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
     rmSync(join(t.otherDir, MANIFEST_FILE));
     expect((await run(t.content, t.out)).mode).toBe('unchanged');
   });
+});
+
+describe('the generation layout, as its users meet it', () => {
+  it('npm start --no-build serves it and npm run verify --built reads it: the mirror is whole', async () => {
+    const cwd = tempDir('pepys-layout-');
+    const content = sampleCopy();
+    const out = join(cwd, 'public');
+    await run(content, out);
+    editText(content, 'entries/1660/1660-01-01.html', 'Edited.');
+    await run(content, out);
+    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    const server = startCli('start', ['--port', '0', '--quiet', '--no-build', '--out', out], {
+      cwd,
+      env: { NO_COLOR: '1' },
+    });
+    try {
+      const origin = (
+        await server.waitFor('stdout', /^Serving .* at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/m)
+      )[1] as string;
+      const entry = (await (await fetch(`${origin}/api/v1/entries/1660-01-01`)).json()) as { entryHTML: string };
+      expect(entry.entryHTML).toContain('Edited.');
+      // Its bodies link to the origin the content names, not to this server's.
+      const args = [origin, '--built', out, '--api-origin', 'https://pepys.example.org', '--quiet', '--sample', '20'];
+      const verified = await runCli('verify', args, { cwd });
+      expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.done;
+    }
+  }, 120_000);
 });

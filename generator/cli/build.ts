@@ -112,8 +112,14 @@ try {
       });
     }
   } else {
-    const { build } = await import('../build.ts');
-    const report = await build(options);
+    // Nothing to do is found out without loading the build (unchanged.ts).
+    const [{ checkUnchanged }, { createProgress }] = await Promise.all([
+      import('../unchanged.ts'),
+      import('./progress.ts'),
+    ]);
+    const progress = createProgress(options.quiet);
+    const check = checkUnchanged(options, (line) => progress.done(line));
+    const report = check.report ?? (await (await import('../build.ts')).build({ ...options, inputs: check.inputs }));
     delete failure.kept;
     if (values.target === 'netlify')
       (await import('../deploy/netlify/generate.ts')).netlifyTarget(outDir, { quiet: options.quiet });

@@ -6,7 +6,7 @@
 //
 // Needs `npm run cloudflare:install`; skipped with a message without it, except under CI=true.
 
-import { appendFileSync, cpSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../../generator/build.ts';
@@ -106,7 +106,9 @@ if (!wranglerInstalled()) {
   let carnet: Workerd | null = null;
   defineContractTests('Cloudflare Worker in workerd, the second sample (Gregorian, French)', {
     start: async () => {
-      carnet = await startWorkerd({ contentDir: CARNET_CONTENT });
+      // Built twice: the assets directory is a symlink to the generation a rebuild wrote.
+      carnet = await startWorkerd({ contentDir: CARNET_CONTENT, rebuilt: true });
+      expect(lstatSync(carnet.publicDir).isSymbolicLink()).toBe(true);
       return { origin: carnet.origin };
     },
     stop: async () => {

@@ -17,6 +17,7 @@ export const TOOLS = {
   fixture: join(REPO, 'scripts/fixture-encyclopedia.ts'),
   bench: join(REPO, 'bench/run.ts'),
   'bench:search': join(REPO, 'bench/search.ts'),
+  'bench:rebuild': join(REPO, 'bench/rebuild.ts'),
   'bench:edge-bundle': join(REPO, 'bench/edge-bundle.ts'),
 } as const;
 

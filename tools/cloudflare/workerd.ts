@@ -56,6 +56,12 @@ export interface WorkerdOptions {
   contentDir?: string;
   /** Build settings (with contentDir); the API origin is always workerd's. */
   pageSize?: number;
+  /**
+   * With contentDir: build as a rebuild, first with another title, then as asked, so that the
+   * assets directory is what a second build leaves, a symlink to a generation
+   * (generator/output/rebuild.ts).
+   */
+  rebuilt?: boolean;
   /** Called with the build's directory before workerd starts (and reads it). */
   beforeStart?: (publicDir: string) => void;
   /** Port on 127.0.0.1 (default: a free one). */
@@ -192,7 +198,12 @@ export async function startWorkerd(options: WorkerdOptions): Promise<Workerd> {
         apiOrigin: origin,
         ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
       };
-      await build({ contentDir: options.contentDir as string, outDir: publicDir, quiet: true, overrides, env: {} });
+      const contentDir = options.contentDir as string;
+      if (options.rebuilt === true) {
+        const earlier = { ...overrides, title: 'An earlier build' };
+        await build({ contentDir, outDir: publicDir, quiet: true, overrides: earlier, env: {} });
+      }
+      await build({ contentDir, outDir: publicDir, quiet: true, overrides, env: {} });
     }
     options.beforeStart?.(publicDir);
 

@@ -22,7 +22,7 @@
 //   getFunctionConfigs() is memoised per Deno server and set of functions (below). The configs of a
 //   built project cannot change while it is served, so no answer changes.
 
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -119,6 +119,11 @@ export interface EmulationOptions {
   contentDir: string;
   /** Port on 127.0.0.1 (default: any free port). */
   port?: number;
+  /**
+   * Build as a rebuild: first with another title, then as asked, so that public/ is what a
+   * second build leaves, a symlink to a generation (generator/output/rebuild.ts).
+   */
+  rebuilt?: boolean;
   /** Milliseconds allowed for building and starting (default 120 s). */
   startTimeoutMs?: number;
   log?: (line: string) => void;
@@ -227,6 +232,10 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
           import('../../generator/deploy/netlify/generate.ts'),
         ]);
         const publicDir = join(projectDir, 'public');
+        if (options.rebuilt === true) {
+          const overrides = { apiOrigin: origin, title: 'An earlier build' };
+          await build({ contentDir: options.contentDir, outDir: publicDir, quiet: true, overrides, env: {} });
+        }
         await build({
           contentDir: options.contentDir,
           outDir: publicDir,
@@ -234,6 +243,8 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
           overrides: { apiOrigin: origin },
           env: {},
         });
+        if (options.rebuilt === true && !lstatSync(publicDir).isSymbolicLink())
+          throw new Error(`${publicDir} is not the symlink a rebuild leaves`);
         const written = writeNetlifyFunction(publicDir, projectDir);
         if (!written.ok) throw new Error(written.error);
         // Emulator difference: @netlify/dev does not look in the Frameworks API directory.

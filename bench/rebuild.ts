@@ -1,0 +1,166 @@
+// npm run bench:rebuild: what a second `npm run build` costs on the whole diary with the
+// full-scale encyclopedia (issue 18), measured as a user runs it (through npm, a new process each
+// time), side by side in one run: a cold build into an empty directory, `cp -r` of its output
+// (the floor), a rebuild with nothing changed, and rebuilds after one entry's text, one entry's
+// title, one topic and one category changed (the watch mode benchmark's edits, bench/incremental.ts).
+// Medians over interleaved rounds; each figure with the files written and the peak RSS. Never a
+// test: figures only. See docs/performance.md, "Rebuilds".
+//
+//   npm run bench:rebuild -- [--runs N] [--corpus DIR] [--json FILE]
+
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fail } from '../generator/cli/exit.ts';
+import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
+import { copyTree } from './cold.ts';
+import { editsFor } from './incremental.ts';
+import { machineFacts, sampleLoad } from './machine.ts';
+import { flushDisk, median, mustRun, Trash } from './measure.ts';
+import { type Figure, formatTable, judge } from './table.ts';
+import { prepareWorkload } from './workload.ts';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `usage: npm run bench:rebuild -- [--runs N] [--corpus DIR] [--json FILE]
+
+Times npm run build on the whole diary: cold, cp -r of its output, a rebuild with nothing
+changed, and rebuilds after one edit of each kind; prints one table.
+
+  --runs <n>           rounds (default: 3)
+  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
+  --json <file>        also write the figures as JSON
+${STANDARD_HELP}
+`;
+const { values } = parseCommand('npm run bench:rebuild', USAGE, {
+  options: {
+    ...STANDARD_OPTIONS,
+    runs: { type: 'string', default: '3' },
+    corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
+    json: { type: 'string' },
+  },
+});
+const runs = wholeNumber('runs', values.runs as string);
+if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does not exist`);
+const work = join(repo, '.cache', 'bench');
+const trash = new Trash(join(work, 'trash'));
+const log = (m: string) => process.stderr.write(`${m}\n`);
+
+interface Run {
+  wallMs: number;
+  written: number;
+  mode: string;
+  maxRssMB: number;
+}
+
+const workload = await prepareWorkload(repo, values.corpus as string, work, 1, trash);
+// The edits change the content: a copy of the workload, made once a run.
+const scratch = join(work, 'rebuild');
+trash.put(scratch);
+mkdirSync(scratch, { recursive: true });
+const content = join(scratch, 'content');
+cpSync(workload.contentDir, content, { recursive: true });
+const out = join(scratch, 'site', 'public');
+const report = join(scratch, 'report.json');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+async function npmBuild(): Promise<Run> {
+  flushDisk();
+  const args = ['run', '-s', 'build', '--', '--content', content, '--out', out, '--quiet', '--report', report];
+  const r = await mustRun(npm, args, { cwd: repo });
+  const figures = JSON.parse(readFileSync(report, 'utf8')) as { written: number; mode: string; maxRssBytes: number };
+  return { wallMs: r.wallMs, written: figures.written, mode: figures.mode, maxRssMB: figures.maxRssBytes / 1e6 };
+}
+
+const edits = editsFor(content);
+const kinds = ['cold', 'unchanged', ...edits.map((e) => e.kind)] as const;
+const results = new Map<string, Run[]>(kinds.map((k) => [k, []]));
+const copies: number[] = [];
+const load = sampleLoad();
+for (let round = 1; round <= runs; round++) {
+  log(`round ${round} of ${runs} …`);
+  // Cold: no output and no generation beside it.
+  for (const name of ['public', '.public-gen-a', '.public-gen-b']) trash.put(join(dirname(out), name));
+  (results.get('cold') as Run[]).push(await npmBuild());
+  copies.push(await copyTree(realpathSync(out), join(scratch, 'copy'), trash));
+  // The first rebuild after a cold build links the other generation (once); the figures are of
+  // the rebuilds after it, as an archivist editing and building again meets them.
+  await npmBuild();
+  (results.get('unchanged') as Run[]).push(await npmBuild());
+  for (const edit of edits) {
+    const path = join(content, edit.file);
+    writeFileSync(path, edit.apply(readFileSync(path, 'utf8'), round));
+    (results.get(edit.kind) as Run[]).push(await npmBuild());
+  }
+}
+const loadSeen = load.stop();
+
+const med = (k: string, f: (r: Run) => number) => median((results.get(k) as Run[]).map(f));
+const copyMs = median(copies);
+const labels: Record<string, string> = {
+  cold: 'cold build, empty directory (npm run build)',
+  unchanged: 'rebuild, nothing changed',
+  entry: "rebuild after one entry's text",
+  entryTitle: "rebuild after one entry's title",
+  topic: 'rebuild after one topic',
+  category: 'rebuild after one category',
+};
+const figures: Figure[] = [
+  { key: 'copy', label: 'cp -r of the output (floor)', value: copyMs, unit: 'ms' },
+  ...kinds.map(
+    (k): Figure => ({
+      key: k,
+      label: labels[k] as string,
+      value: med(k, (r) => r.wallMs),
+      unit: 'ms',
+      against: { name: 'cp -r', value: copyMs },
+      ...(k === 'cold'
+        ? { target: 2 * copyMs, targetText: '≤ 2× cp -r', reason: 'a cold build renders and writes every file' }
+        : k === 'unchanged'
+          ? {
+              target: 500,
+              targetText: '≤ 0.5 s',
+              reason: 'starting npm and Node, hashing the inputs, checking the tree',
+            }
+          : {
+              target: 600,
+              targetText: '≤ 0.6 s',
+              reason: 'a fresh process reads, parses and renders the whole site before it knows what changed',
+            }),
+    }),
+  ),
+  ...kinds.map(
+    (k): Figure => ({
+      key: `${k}-written`,
+      label: `  files written: ${k}`,
+      value: med(k, (r) => r.written),
+      unit: 'files',
+      ...(k === 'unchanged' ? { target: 0, targetText: '0' } : {}),
+    }),
+  ),
+  ...kinds.map(
+    (k): Figure => ({
+      key: `${k}-rss`,
+      label: `  peak RSS: ${k}`,
+      value: Math.max(...(results.get(k) as Run[]).map((r) => r.maxRssMB)),
+      unit: 'MB',
+      target: 200,
+      targetText: '≤ 200 MB',
+      reason: 'the whole model, the rendered lists, the search index and the downloads are held at once',
+    }),
+  ),
+];
+judge(figures);
+const modes = kinds.map((k) => `${k}: ${[...new Set((results.get(k) as Run[]).map((r) => r.mode))].join('/')}`);
+const loadLine = `min ${loadSeen.min}, mean ${loadSeen.mean}, max ${loadSeen.max} (${loadSeen.samples} samples)`;
+process.stdout.write(`${formatTable(figures, machineFacts(repo), loadLine)}\n\nmodes: ${modes.join('; ')}\n`);
+process.stdout.write(
+  `${runs} rounds; whole diary with the full-scale encyclopedia: ${workload.files} content files; ` +
+    'Hugo: not compared here\n',
+);
+if (values.json !== undefined)
+  writeFileSync(
+    values.json as string,
+    `${JSON.stringify({ figures, runs: Object.fromEntries(results), copies }, null, 2)}\n`,
+  );
+trash.put(scratch);
+trash.empty();

@@ -1,0 +1,58 @@
+// Whether a build has nothing to do: the output was built from the same content, options and
+// generator (content/fingerprint.ts) and is still as it was written (output/rebuild.ts). Kept
+// apart from build.ts, whose modules (parsing, rendering) take longer to load than this check
+// takes to run: `npm run build` asks here first, and loads the build only when there is work.
+
+import type { BuildOptions, BuildReport } from './build.ts';
+import { buildFingerprint } from './content/fingerprint.ts';
+import { detailFile } from './core/files.ts';
+import type { Manifest } from './output/manifest.ts';
+import { currentOutput } from './output/rebuild.ts';
+
+/** The report of a build with nothing to do: the output's own manifest gives its figures. */
+export function unchangedReport(
+  current: Manifest,
+  options: BuildOptions,
+  t0: number,
+  done: (line: string) => void,
+): BuildReport {
+  const count = (collection: 'entries' | 'categories' | 'topics') => {
+    const prefix = detailFile(collection, '').slice(0, -'.json'.length);
+    let n = 0;
+    for (const path of current.files.keys()) if (path.startsWith(prefix) && !path.includes('/', prefix.length)) n++;
+    return n;
+  };
+  let bytes = 0;
+  for (const f of current.files.values()) bytes += f.size;
+  const total = performance.now() - t0;
+  const report: BuildReport = {
+    entries: count('entries'),
+    categories: count('categories'),
+    topics: count('topics'),
+    files: current.files.size,
+    bytes,
+    mode: 'unchanged',
+    written: 0,
+    deleted: 0,
+    timings: { load: total, validate: 0, render: 0, write: 0, total },
+  };
+  done(
+    `${options.outDir} is up to date with ${options.contentDir}: nothing written ` +
+      `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`,
+  );
+  return report;
+}
+
+/**
+ * The fingerprint of the build `options` describe and, when its output is current, the report of
+ * a build with nothing to do (null when there is work).
+ */
+export function checkUnchanged(
+  options: BuildOptions,
+  done: (line: string) => void,
+): { inputs: string; report: BuildReport | null } {
+  const t0 = performance.now();
+  const inputs = buildFingerprint(options.contentDir, options);
+  const current = currentOutput(options.outDir, inputs);
+  return { inputs, report: current === null ? null : unchangedReport(current, options, t0, done) };
+}
