@@ -135,16 +135,21 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
   let base = lstatOrNull(dir)?.isDirectory() === true ? trustedManifest(dir) : null;
   if (base === null) {
     if (live === null) return null;
-    // The tree to write cannot be trusted: made again from the live one.
-    void discard(dir, outDir);
+    // The tree to write cannot be trusted: made again from the live one. Any fault here (a
+    // read-only file system, links not allowed) leaves it to a full build, which names the fault.
     let linked = false;
     try {
+      void discard(dir, outDir);
       linked = linkTree(liveDir, dir);
     } catch {
       linked = false;
     }
     if (!linked) {
-      void discard(dir, outDir);
+      try {
+        void discard(dir, outDir);
+      } catch {
+        // Left as it is: untrusted, and made again by the next rebuild.
+      }
       return null;
     }
     // Linked files share the live ones' inodes and modification times: the live manifest holds.

@@ -5,6 +5,9 @@
 // (file list and hashes against two reference trees), or, if the kill fell between the writer's
 // two renames, absent with the old tree whole beside it for the next build to put back. At the
 // end, one build runs to completion and every leftover of every killed build must be gone.
+// Every build after the first is a rebuild over the previous output (output/rebuild.ts): it writes
+// the files that differ into the generation that is not live and swaps the symlink, so the kills
+// land in rebuilds, and the trees compared are the ones the output points at.
 
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
