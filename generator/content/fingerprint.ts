@@ -9,7 +9,7 @@
 
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
@@ -81,6 +81,7 @@ export function buildFingerprint(contentDir: string, options: LoadOptions): stri
   addFile(h, CATEGORIES_FILE, join(contentDir, CATEGORIES_FILE));
   const listing = listContent(contentDir);
   for (const p of listing.problems) h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
-  for (const file of [...listing.entryFiles, ...listing.topicFiles]) addFile(h, file, join(contentDir, file));
+  const root = contentDir.endsWith(sep) ? contentDir : contentDir + sep;
+  for (const file of [...listing.entryFiles, ...listing.topicFiles]) addFile(h, file, root + file);
   return h.digest('hex');
 }
