@@ -16,7 +16,7 @@ import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../g
 import { copyTree } from './cold.ts';
 import { editsFor } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
-import { flushDisk, median, mustRun, Trash } from './measure.ts';
+import { flushDisk, median, mustRun, sleep, Trash } from './measure.ts';
 import { type Figure, formatTable, judge } from './table.ts';
 import { prepareWorkload } from './workload.ts';
 
@@ -29,6 +29,7 @@ changed, and rebuilds after one edit of each kind; prints one table.
   --runs <n>           rounds (default: 3)
   --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
   --json <file>        also write the figures as JSON
+  --no-wait            do not wait for the file system to settle after the last run's clean-up
 ${STANDARD_HELP}
 `;
 const { values } = parseCommand('npm run bench:rebuild', USAGE, {
@@ -37,6 +38,7 @@ const { values } = parseCommand('npm run bench:rebuild', USAGE, {
     runs: { type: 'string', default: '3' },
     corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
     json: { type: 'string' },
+    'no-wait': { type: 'boolean', default: false },
   },
 });
 const runs = wholeNumber('runs', values.runs as string);
@@ -44,6 +46,20 @@ if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does 
 const work = join(repo, '.cache', 'bench');
 const trash = new Trash(join(work, 'trash'));
 const log = (m: string) => process.stderr.write(`${m}\n`);
+
+// A clean-up of tens of thousands of files (this bench's, or npm run bench's) slows the creation
+// of files for minutes on this machine's file system: wait as npm run bench does (bench/run.ts).
+const SETTLE_MS = 180_000;
+const cleanedAt = join(work, 'cleaned-at');
+if (values['no-wait'] !== true && existsSync(cleanedAt)) {
+  const waitMs = SETTLE_MS - (Date.now() - Number(readFileSync(cleanedAt, 'utf8')));
+  if (waitMs > 0) {
+    log(
+      `waiting ${Math.ceil(waitMs / 1000)} s for the file system to settle after the last clean-up (--no-wait to skip) …`,
+    );
+    await sleep(waitMs);
+  }
+}
 
 interface Run {
   wallMs: number;
@@ -164,3 +180,4 @@ if (values.json !== undefined)
   );
 trash.put(scratch);
 trash.empty();
+writeFileSync(cleanedAt, String(Date.now()));
