@@ -309,6 +309,13 @@ describe('the generation layout, as its users meet it', () => {
       const args = [origin, '--built', out, '--api-origin', 'https://pepys.example.org', '--quiet', '--sample', '20'];
       const verified = await runCli('verify', args, { cwd });
       expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+      // The answers it expects come from those files: changed by hand, they are refused.
+      appendFileSync(join(out, 'api/v1/entries/1660-01-02.json'), ' ');
+      const refused = await runCli('verify', args, { cwd });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(
+        /public is not what its build wrote \(\.pepys-manifest\.json\): api\/v1\/entries\/1660-01-02\.json: other bytes; build it again/,
+      );
     } finally {
       server.child.kill('SIGTERM');
       await server.done;

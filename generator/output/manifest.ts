@@ -165,3 +165,28 @@ export function changesBetween(before: ReadonlyMap<string, FileFacts>, after: Re
   for (const path of before.keys()) if (!after.has(path)) removed.push(path);
   return { added: added.sort(), changed: changed.sort(), removed: removed.sort() };
 }
+
+/**
+ * What differs between the tree in `dir` and its manifest, reading every file (what a rebuild
+ * does not do: it trusts the stats): each path missing, changed (other bytes) or not listed.
+ */
+export function auditTree(dir: string, m: Manifest): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const root = dir.endsWith('/') ? dir : `${dir}/`;
+  const walk = (rel: string): void => {
+    for (const d of readdirSync(rel === '' ? dir : root + rel, { withFileTypes: true })) {
+      const path = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory()) walk(path);
+      else if (path !== MANIFEST_FILE) {
+        seen.add(path);
+        const f = m.files.get(path);
+        if (f === undefined) problems.push(`${path}: not listed`);
+        else if (hashBytes(readFileSync(root + path)) !== f.hash) problems.push(`${path}: other bytes`);
+      }
+    }
+  };
+  walk('');
+  for (const path of m.files.keys()) if (!seen.has(path)) problems.push(`${path}: missing`);
+  return problems.sort();
+}

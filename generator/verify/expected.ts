@@ -12,6 +12,7 @@ import { DOWNLOAD_FILES, SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import type { ReadFile } from '../core/handler.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
+import { auditTree, MANIFEST_FILE, readManifest } from '../output/manifest.ts';
 import { isDirectory, isFile } from '../paths.ts';
 
 export interface ExpectedSite {
@@ -118,6 +119,16 @@ export function expectedFromBuilt(
       throw err;
     }
   };
+  // The answers expected are read from these files: they must be what the build wrote.
+  const manifest = readManifest(dir);
+  if (manifest !== null) {
+    const problems = auditTree(dir, manifest);
+    if (problems.length > 0) {
+      const shown = problems.slice(0, 3).join('; ');
+      const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+      return fail(`${dir} is not what its build wrote (${MANIFEST_FILE}): ${shown}${more}; build it again`);
+    }
+  }
   // Without a schema in this build, /api/v1/schema is not checked.
   const hasSchema = isFile(join(dir, SCHEMA_FILE));
   return ok({ index: index.value, read, hasSchema, builtOrigin, dispose });
