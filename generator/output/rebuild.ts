@@ -26,7 +26,7 @@ import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
 import type { OutputFile } from '../render/render-site.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from './generations.ts';
-import { checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse } from './guard.ts';
+import { checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
 import {
   type Changes,
   changesBetween,
@@ -63,6 +63,9 @@ export interface Rebuild {
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
   abandon(): Promise<void>;
 }
+
+/** Codes of a symlink that cannot be made here (as opposed to a fault of the machine). */
+const NO_SYMLINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 /** The live tree of `outDir` and the slot to write: null when `outDir` is not a build's tree. */
 function layoutOf(outDir: string): { liveDir: string; target: Slot; plain: boolean } | null {
@@ -257,17 +260,30 @@ function convert(outDir: string, target: Slot): Promise<void> {
   const link = join(parent, `.${name}-link-${process.pid}`);
   const prev = join(parent, `.${name}-prev-${process.pid}`);
   rmSync(link, { force: true });
-  symlinkSync(basename(slotDir(outDir, target)), link, 'dir');
+  // Where symlinks cannot be made (Windows without developer mode, some file systems), the tree
+  // written takes the plain directory's place itself, and the output stays a plain directory.
+  let incoming = link;
+  try {
+    symlinkSync(basename(slotDir(outDir, target)), link, 'dir');
+  } catch (err) {
+    if (!NO_SYMLINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    incoming = slotDir(outDir, target);
+  }
   rmSync(prev, { recursive: true, force: true });
   try {
     renameSync(outDir, prev);
   } catch (err) {
     rmSync(link, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EBUSY' || code === 'EXDEV')
+      throw new RefusedError(
+        `${outDir} cannot be replaced by a rename (${code}: a mount point?); use a directory inside it, e.g. --out ${join(outDir, 'public')}`,
+      );
     throw err;
   }
   // The one moment the output path does not exist: killed here, the next build puts `prev` back.
   try {
-    renameSync(link, outDir);
+    renameSync(incoming, outDir);
   } catch (err) {
     renameSync(prev, outDir);
     rmSync(link, { force: true });

@@ -1,0 +1,40 @@
+// A rebuild where symlinks cannot be made (Windows without developer mode, some file systems):
+// symlink(2) fails with EPERM here, as it does there. The rebuild's tree then takes the plain
+// directory's place itself: the output stays a plain directory, right after every rebuild.
+
+import { lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { build } from '../generator/build.ts';
+import { smallSite, writeContent } from './helpers/content.ts';
+import { readTreeBytes } from './helpers/files.ts';
+import { tempDir } from './helpers/temp.ts';
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const symlinkSync = () => {
+    throw Object.assign(new Error('EPERM: operation not permitted, symlink'), { code: 'EPERM', syscall: 'symlink' });
+  };
+  return { ...fs, default: { ...fs, symlinkSync }, symlinkSync };
+});
+
+describe('a rebuild where symlinks cannot be made', () => {
+  it('keeps a plain output directory, written only where bytes change, and right each time', async () => {
+    const content = writeContent(smallSite());
+    const out = join(tempDir('pepys-nolinks-'), 'public');
+    const run = () => build({ contentDir: content, outDir: out, quiet: true, env: {} });
+    await run();
+    for (const text of ['One.', 'Two.', 'Three.']) {
+      const entry = join(content, 'entries/1660/1660-01-01.html');
+      writeFileSync(entry, readFileSync(entry, 'utf8').replace('<p>', `<p>${text} `));
+      const report = await run();
+      expect(report.mode).toBe('rebuild');
+      expect(lstatSync(out).isDirectory()).toBe(true);
+      const cold = join(tempDir('pepys-nolinks-cold-'), 'public');
+      await build({ contentDir: content, outDir: cold, quiet: true, env: {} });
+      expect(readTreeBytes(out)).toEqual(readTreeBytes(cold));
+      rmSync(cold, { recursive: true, force: true });
+    }
+    expect((await run()).mode).toBe('unchanged');
+  });
+});
