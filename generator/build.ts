@@ -31,6 +31,8 @@ export interface BuildOptions extends LoadOptions {
   quiet?: boolean;
   /** The content's fingerprint, when the caller has it already (content/fingerprint.ts). */
   inputs?: string;
+  /** Write a whole new tree, trusting nothing of the previous output (no rebuild, no skip). */
+  full?: boolean;
 }
 
 export interface BuildReport {
@@ -128,10 +130,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   prepareOutput(options.contentDir, options.outDir);
   // What the build is made from: when the output was made from the same, there is nothing to do.
   const inputs = options.inputs ?? buildFingerprint(options.contentDir, options);
-  const current = currentOutput(options.outDir, inputs);
+  const current = options.full === true ? null : currentOutput(options.outDir, inputs);
   if (current !== null) return unchangedReport(current, options, t0, progress.done);
   progress.step(`reading ${options.contentDir}`);
-  let site: StagedSite | Rebuild = beginRebuild(options.outDir, inputs) ?? beginSite(options.outDir, inputs);
+  let site: StagedSite | Rebuild =
+    (options.full === true ? null : beginRebuild(options.outDir, inputs)) ?? beginSite(options.outDir, inputs);
   try {
     const early = new EarlyDetails(site);
     const state = await readContent(options.contentDir, {

@@ -167,6 +167,31 @@ describe('a rebuild over the output of an earlier build', () => {
     }
   });
 
+  it('with --full, writes a whole new tree even when nothing changed', async () => {
+    const content = writeContent(smallSite());
+    const out = join(tempDir('pepys-rebuild-'), 'public');
+    await run(content, out);
+    const before = identities(out);
+    const r = await runCli('build', [
+      '--content',
+      content,
+      '--out',
+      out,
+      '--quiet',
+      '--full',
+      '--report',
+      `${out}.json`,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as BuildReport;
+    expect(report.mode).toBe('full');
+    expect(report.written).toBe(readTreeBytes(out).size);
+    const after = identities(out);
+    // Every file is a new one (new inodes), with the same bytes as a cold build.
+    expect([...after].filter(([path, id]) => before.get(path) === id)).toEqual([]);
+    expect(readTreeBytes(out)).toEqual(await cold(content));
+  });
+
   it('leaves the live tree as it was when the content is invalid, and the next build is right', async () => {
     const content = sampleCopy();
     const out = join(tempDir('pepys-rebuild-'), 'public');

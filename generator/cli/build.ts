@@ -25,6 +25,9 @@ const USAGE = `usage: npm run build -- [options]
 ${CONFIG_HELP}
   --watch                    stay running: rebuild what changed after every edit; the output
                              becomes a symlink to one of two trees, swapped atomically
+  --full                     write a whole new tree, trusting nothing of the previous output
+                             (by default a build over its own earlier output writes only the
+                             files that change, and nothing when nothing did)
   --report <file.json>       also write the build's figures (phase times, CPU, peak memory)
   --target netlify           also write Netlify's edge function, with this build's site index,
                              into .netlify/v1/edge-functions/ (docs/netlify.md)
@@ -36,6 +39,7 @@ const { values } = parseCommand('npm run build', USAGE, {
     ...CONFIG_OPTIONS,
     ...STANDARD_OPTIONS,
     watch: { type: 'boolean', default: false },
+    full: { type: 'boolean', default: false },
     report: { type: 'string' },
     target: { type: 'string' },
   },
@@ -43,6 +47,8 @@ const { values } = parseCommand('npm run build', USAGE, {
 
 if (values.target !== undefined && values.target !== 'netlify') fail(`--target must be netlify, not ${values.target}`);
 if (values.target !== undefined && values.watch) fail('--target cannot be combined with --watch');
+if (values.full === true && values.watch)
+  fail('--full cannot be combined with --watch (which writes both trees whole)');
 const contentDir = values.content as string;
 const outDir = values.out as string;
 const options = {
@@ -118,8 +124,10 @@ try {
       import('./progress.ts'),
     ]);
     const progress = createProgress(options.quiet);
-    const check = checkUnchanged(options, (line) => progress.done(line));
-    const report = check.report ?? (await (await import('../build.ts')).build({ ...options, inputs: check.inputs }));
+    const check = values.full === true ? null : checkUnchanged(options, (line) => progress.done(line));
+    const report =
+      check?.report ??
+      (await (await import('../build.ts')).build({ ...options, inputs: check?.inputs, full: values.full === true }));
     delete failure.kept;
     if (values.target === 'netlify')
       (await import('../deploy/netlify/generate.ts')).netlifyTarget(outDir, { quiet: options.quiet });
