@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -259,9 +260,10 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
         const path = join(liveDir, 'api/v1/entries/1660-01-02.json');
         const s = lstatSync(path);
         const bytes = readFileSync(path);
-        rmSync(path);
-        writeFileSync(path, Buffer.from(bytes.toString('latin1').replace('"', "'"), 'latin1'));
-        utimesSync(path, s.atime, s.mtime);
+        // As an editor saves: a new file renamed over the old (both exist at once: another inode).
+        writeFileSync(`${path}.new`, Buffer.from(bytes.toString('latin1').replace('"', "'"), 'latin1'));
+        utimesSync(`${path}.new`, s.atime, s.mtime);
+        renameSync(`${path}.new`, path);
       },
     ],
     [
