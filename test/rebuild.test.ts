@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type BuildReport, build } from '../generator/build.ts';
 import { ContentError } from '../generator/content/problems.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
@@ -27,6 +27,9 @@ import { runCli, startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { readTreeBytes } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
+
+// Each test runs a dozen builds: on a loaded machine that is more than the default 30 s.
+vi.setConfig({ testTimeout: 240_000 });
 
 const SAMPLE = join(import.meta.dirname, '..', 'content');
 
