@@ -10,6 +10,7 @@ import { lockOutput } from '../output/lock.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { stderrColours as c } from './colour.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
+import { importApart } from './import-apart.ts';
 import {
   CONFIG_HELP,
   CONFIG_OPTIONS,
@@ -101,7 +102,10 @@ try {
   warnOfPlaceholder();
   if (values.watch) {
     // Loaded only here: a one-shot build does not pay for the watch mode's modules.
-    const { describeRebuild, startWatching } = await import('../watch/watch.ts');
+    const { describeRebuild, startWatching } = await importApart<typeof import('../watch/watch.ts')>(
+      '../watch/watch.ts',
+      import.meta.url,
+    );
     const watcher = await startWatching({
       ...options,
       onRebuild: (report, paths) => {
@@ -127,10 +131,21 @@ try {
     const check = values.full === true ? null : checkUnchanged(options, (line) => progress.done(line));
     const report =
       check?.report ??
-      (await (await import('../build.ts')).build({ ...options, inputs: check?.inputs, full: values.full === true }));
+      (await (
+        await importApart<typeof import('../build.ts')>('../build.ts', import.meta.url)
+      ).build({
+        ...options,
+        inputs: check?.inputs,
+        full: values.full === true,
+      }));
     delete failure.kept;
     if (values.target === 'netlify')
-      (await import('../deploy/netlify/generate.ts')).netlifyTarget(outDir, { quiet: options.quiet });
+      (
+        await importApart<typeof import('../deploy/netlify/generate.ts')>(
+          '../deploy/netlify/generate.ts',
+          import.meta.url,
+        )
+      ).netlifyTarget(outDir, { quiet: options.quiet });
     if (values.report !== undefined) writeReport(values.report, report);
   }
 } catch (err) {
