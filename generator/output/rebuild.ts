@@ -20,7 +20,7 @@
 // output path does not exist; a build killed there leaves the old tree whole under
 // `-prev-<pid>`, which the next build puts back (trash.ts).
 
-import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
@@ -166,6 +166,8 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
   const seen = new Set<string>();
   const written: string[] = [];
   let open = true;
+  /** The site index's bytes, when they are as the tree holds them (see commit). */
+  let siteIndex: OutputFile['body'] | null = null;
 
   const facts = (path: string, hash: string): FileFacts => factsOf(hash, lstatSync(join(dir, path)));
 
@@ -174,7 +176,10 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
       if (!open) throw new Error(`${dir} is no longer being written`);
       seen.add(path);
       const hash = hashBytes(body);
-      if (before.get(path)?.hash === hash) return;
+      if (before.get(path)?.hash === hash) {
+        if (path === SITE_INDEX_FILE) siteIndex = body;
+        return;
+      }
       replaceFile(dir, path, body);
       files.set(path, facts(path, hash));
       written.push(path);
@@ -193,11 +198,12 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
       const changes = changesBetween(live?.files ?? before, files);
       // A live tree that does not hold (changed by hand) is replaced even by an equal one.
       const same = live !== null && changes.added.length + changes.changed.length + changes.removed.length === 0;
-      // The local server knows a generation by its site index's identity: a tree that goes live
-      // must not look like one it loaded before, even when the index's bytes are the same.
-      if (!same && !written.includes(SITE_INDEX_FILE) && files.has(SITE_INDEX_FILE)) {
-        const now = Date.now() / 1000;
-        utimesSync(join(dir, SITE_INDEX_FILE), now, now);
+      // The local server knows a generation by its site index's identity (device, inode, time,
+      // size): a tree that goes live must not look like one it loaded before, even when the
+      // index's bytes are the same. Written again, not touched: its file may be shared with the
+      // live tree by a hard link, whose time must not move.
+      if (!same && siteIndex !== null) {
+        replaceFile(dir, SITE_INDEX_FILE, siteIndex);
         const f = files.get(SITE_INDEX_FILE) as FileFacts;
         files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
       }
