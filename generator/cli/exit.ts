@@ -132,11 +132,20 @@ export interface ReportContext {
   kept?: string;
 }
 
+/**
+ * Whether `err` is one of this class's errors, told by the name the class gives its errors as
+ * well: an error thrown by a module loaded in a bundle of its own (import-apart.ts) is of that
+ * bundle's copy of the class (whose own name a bundler may have changed).
+ */
+function isA<T extends Error>(err: unknown, kind: abstract new (...args: never[]) => T, name: string): err is T {
+  return err instanceof kind || (err instanceof Error && err.name === name);
+}
+
 /** The line (or, for content problems, lines) for any failure, and its exit status. */
 export function failureMessage(err: unknown, context: ReportContext = {}): { text: string; status: number } {
   const kept = context.kept === undefined ? '' : `; ${context.kept} was left as it was`;
-  if (err instanceof RefusedError) return { text: `error: ${err.message}\n`, status: EXIT_USAGE };
-  if (err instanceof ContentError) {
+  if (isA(err, RefusedError, 'RefusedError')) return { text: `error: ${err.message}\n`, status: EXIT_USAGE };
+  if (isA(err, ContentError, 'ContentError')) {
     const note = context.kept === undefined ? '' : `The build stopped; ${context.kept} was left as it was.\n`;
     return { text: `error: ${err.message}\n${note}`, status: EXIT_FAILED };
   }
