@@ -16,11 +16,21 @@
 // An output that is still a plain directory (the first build made it) becomes the layout at the
 // first rebuild that changes something: its tree is linked into `.public-gen-a`, brought up to
 // date there, and at the swap the plain directory is moved aside, the symlink put in its place,
-// and the old directory removed in the background. Between those two renames (microseconds) the
+// and the old directory becomes `.public-gen-b` (or, not writable, is removed in the background). Between those two renames (microseconds) the
 // output path does not exist; a build killed there leaves the old tree whole under
 // `-prev-<pid>`, which the next build puts back (trash.ts).
 
-import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
@@ -258,7 +268,7 @@ function removeEmptyDirs(
 
 /**
  * Turns a plain output directory into the layout, with `target` live: a symlink replaces the
- * directory, which is then removed in the background (once: later rebuilds delete nothing whole).
+ * directory, which becomes the other generation (see below).
  */
 function convert(outDir: string, target: Slot): Promise<void> {
   const parent = dirname(outDir);
@@ -295,7 +305,31 @@ function convert(outDir: string, target: Slot): Promise<void> {
     rmSync(link, { force: true });
     throw err;
   }
-  // Not kept as the other generation: it may be a tree someone made read-only, which a rebuild
-  // could not write into. The next rebuild links the other generation afresh.
+  // The old tree becomes the other generation (its manifest still holds: a rename moves no file),
+  // so that nothing is deleted and the next rebuild has a tree to start from; unless it is not
+  // ours to write into (someone made part of it read-only), then it goes, and the next rebuild
+  // links the other generation afresh. Where symlinks could not be made, the layout stays plain.
+  if (incoming === link && writableTree(prev)) {
+    const other = slotDir(outDir, otherSlot(target));
+    try {
+      void discard(other, outDir);
+      renameSync(prev, other);
+      return Promise.resolve();
+    } catch {
+      // Deleted below instead.
+    }
+  }
   return discard(prev, outDir);
+}
+
+/** Whether this process may write in every directory of the tree at `dir`. */
+function writableTree(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    for (const d of readdirSync(dir, { withFileTypes: true }))
+      if (d.isDirectory() && !writableTree(join(dir, d.name))) return false;
+    return true;
+  } catch {
+    return false;
+  }
 }
