@@ -20,16 +20,19 @@ import { ContentError } from './content/problems.ts';
 import type { Entry, Model, SiteConfig } from './core/model.ts';
 import { originsOf } from './core/records.ts';
 import type { IsoDate, TopicKind } from './core/types.ts';
-import { beginRebuild, currentOutput, type Rebuild, type RebuildStats } from './output/rebuild.ts';
+import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { entryDetailFile, renderFiles, topicDetailFile } from './render/render-site.ts';
-import { unchangedReport } from './unchanged.ts';
+import { checkUnchanged } from './unchanged.ts';
 
 export interface BuildOptions extends LoadOptions {
   contentDir: string;
   outDir: string;
   quiet?: boolean;
-  /** The content's fingerprint, when the caller has it already (content/fingerprint.ts). */
+  /**
+   * The content's fingerprint, from a caller that has already asked whether there is anything to
+   * do (unchanged.ts checkUnchanged, as `npm run build` does): the build then does not ask again.
+   */
   inputs?: string;
   /** Write a whole new tree, trusting nothing of the previous output (no rebuild, no skip). */
   full?: boolean;
@@ -129,9 +132,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
   prepareOutput(options.contentDir, options.outDir);
   // What the build is made from: when the output was made from the same, there is nothing to do.
-  const inputs = options.inputs ?? buildFingerprint(options.contentDir, options);
-  const current = options.full === true ? null : currentOutput(options.outDir, inputs);
-  if (current !== null) return unchangedReport(current, options, t0, progress.done);
+  let inputs = options.inputs;
+  if (inputs === undefined) {
+    if (options.full === true) inputs = buildFingerprint(options.contentDir, options);
+    else {
+      const check = checkUnchanged(options, progress.done, t0);
+      if (check.report !== null) return check.report;
+      inputs = check.inputs;
+    }
+  }
   progress.step(`reading ${options.contentDir}`);
   let site: StagedSite | Rebuild =
     (options.full === true ? null : beginRebuild(options.outDir, inputs)) ?? beginSite(options.outDir, inputs);
@@ -172,8 +181,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       files: written.files,
       bytes: written.bytes,
       mode: rebuilt ? 'rebuild' : 'full',
-      written: 'deleted' in written ? written.written : written.files,
-      deleted: 'deleted' in written ? written.deleted : 0,
+      written: rebuilt ? written.written : written.files,
+      deleted: rebuilt ? written.deleted : 0,
       timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
     };
     const counts = `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`;

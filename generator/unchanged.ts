@@ -10,7 +10,7 @@ import type { Manifest } from './output/manifest.ts';
 import { currentOutput } from './output/rebuild.ts';
 
 /** The report of a build with nothing to do: the output's own manifest gives its figures. */
-export function unchangedReport(
+function unchangedReport(
   current: Manifest,
   options: BuildOptions,
   t0: number,
@@ -50,8 +50,8 @@ export function unchangedReport(
 export function checkUnchanged(
   options: BuildOptions,
   done: (line: string) => void,
+  t0 = performance.now(),
 ): { inputs: string; report: BuildReport | null } {
-  const t0 = performance.now();
   const inputs = buildFingerprint(options.contentDir, options);
   const current = currentOutput(options.outDir, inputs);
   return { inputs, report: current === null ? null : unchangedReport(current, options, t0, done) };

@@ -1,18 +1,20 @@
 // What a tree of the writer's holds, written into the tree itself as its last file: every file's
 // path, the SHA-256 of its bytes and the facts of the file on disk (size, inode, modification
-// time), plus what the tree was built from (`inputs`, see build-inputs.ts) and what changed from
-// the tree that was live before it. A rebuild trusts a manifest only after checking it against the
-// disk (checkTree): the same set of files, each with the size, inode and modification time it
-// had when written; any file added, removed or written since makes the tree untrusted (the
-// change time would catch even a modification time set back on purpose, but the generations
-// share files by hard links, and replacing a file in one moves the change time of the other's), and the rebuild then starts from another tree or writes a full one (rebuild.ts).
+// time), plus what the tree was built from (`inputs`, see content/fingerprint.ts) and what changed
+// from the tree that was live before it. A rebuild trusts a manifest only after checking it
+// against the disk (checkTree): the same set of files, each with the size, inode and modification
+// time it had when written; any file added, removed or written since makes the tree untrusted,
+// and the rebuild then starts from another tree or writes a full one (rebuild.ts). (The change
+// time would catch even a modification time set back on purpose, but the generations share files
+// by hard links, and replacing a file in one moves the change time of the other's.)
 //
 // A tree that is being changed has no manifest: it is removed before the first write and
 // written again after the last, so a rebuild killed in between leaves a tree that is not trusted.
 
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readFileSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFile } from './replace-file.ts';
 
 export const MANIFEST_FILE = '.pepys-manifest.json';
 const FORMAT = 1;
@@ -32,7 +34,7 @@ export interface Changes {
 }
 
 export interface Manifest {
-  /** What the tree was built from (build-inputs.ts); null when unknown. */
+  /** What the tree was built from (content/fingerprint.ts); null when unknown. */
   inputs: string | null;
   files: Map<string, FileFacts>;
   /** What differs from the tree that was live before this one went live (null: a first build). */
@@ -58,15 +60,7 @@ export function writeManifest(dir: string, m: Manifest): void {
   const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"changes":${JSON.stringify(m.changes)},"files":[\n${rows
     .map((r) => JSON.stringify(r))
     .join(',\n')}\n]}\n`;
-  const target = join(dir, MANIFEST_FILE);
-  const temp = `${target}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, body);
-    renameSync(temp, target);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
+  replaceFile(dir, MANIFEST_FILE, body);
 }
 
 export function removeManifest(dir: string): void {
@@ -115,41 +109,41 @@ export function readManifest(dir: string): Manifest | null {
 }
 
 /**
+ * Calls `visit` with the `/`-separated path and the absolute path of every entry of the tree in
+ * `dir` that is not a directory, the manifest but; stops, returning false, when it returns false.
+ * Throws what listing a directory throws.
+ */
+function eachFile(dir: string, visit: (path: string, absolute: string, d: Dirent) => boolean): boolean {
+  // Paths by concatenation: join() normalises each, which costs more than an lstat on 14,000.
+  const root = dir.endsWith('/') ? dir : `${dir}/`;
+  const walk = (rel: string): boolean => {
+    for (const d of readdirSync(rel === '' ? dir : root + rel, { withFileTypes: true })) {
+      const path = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory() ? !walk(path) : path !== MANIFEST_FILE && !visit(path, root + path, d)) return false;
+    }
+    return true;
+  };
+  return walk('');
+}
+
+/**
  * Whether `dir` holds exactly the files of `m`, each as it was written (size, inode, modification
  * time): one listing and one lstat a file, no reading. The manifest itself is not one of them.
  */
 export function checkTree(dir: string, m: Manifest): boolean {
   let count = 0;
-  // Paths by concatenation: join() normalises each, which costs more than the lstat on 14,000.
-  const root = dir.endsWith('/') ? dir : `${dir}/`;
-  const walk = (rel: string): boolean => {
-    let items: import('node:fs').Dirent[];
-    try {
-      items = readdirSync(rel === '' ? dir : root + rel, { withFileTypes: true });
-    } catch {
-      return false;
-    }
-    for (const d of items) {
-      const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (d.isDirectory()) {
-        if (!walk(path)) return false;
-        continue;
-      }
-      if (path === MANIFEST_FILE) continue;
+  try {
+    const same = eachFile(dir, (path, absolute, d) => {
       const f = m.files.get(path);
       if (f === undefined || !d.isFile()) return false;
-      let s: Stats;
-      try {
-        s = lstatSync(root + path);
-      } catch {
-        return false;
-      }
-      if (s.size !== f.size || s.ino !== f.ino || s.mtimeMs !== f.mtimeMs) return false;
+      const s = lstatSync(absolute);
       count++;
-    }
-    return true;
-  };
-  return walk('') && count === m.files.size;
+      return s.size === f.size && s.ino === f.ino && s.mtimeMs === f.mtimeMs;
+    });
+    return same && count === m.files.size;
+  } catch {
+    return false;
+  }
 }
 
 /** What differs between two trees' files, by path (each list sorted). */
@@ -173,20 +167,13 @@ export function changesBetween(before: ReadonlyMap<string, FileFacts>, after: Re
 export function auditTree(dir: string, m: Manifest): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
-  const root = dir.endsWith('/') ? dir : `${dir}/`;
-  const walk = (rel: string): void => {
-    for (const d of readdirSync(rel === '' ? dir : root + rel, { withFileTypes: true })) {
-      const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (d.isDirectory()) walk(path);
-      else if (path !== MANIFEST_FILE) {
-        seen.add(path);
-        const f = m.files.get(path);
-        if (f === undefined) problems.push(`${path}: not listed`);
-        else if (hashBytes(readFileSync(root + path)) !== f.hash) problems.push(`${path}: other bytes`);
-      }
-    }
-  };
-  walk('');
+  eachFile(dir, (path, absolute) => {
+    seen.add(path);
+    const f = m.files.get(path);
+    if (f === undefined) problems.push(`${path}: not listed`);
+    else if (hashBytes(readFileSync(absolute)) !== f.hash) problems.push(`${path}: other bytes`);
+    return true;
+  });
   for (const path of m.files.keys()) if (!seen.has(path)) problems.push(`${path}: missing`);
   return problems.sort();
 }

@@ -16,27 +16,18 @@
 // An output that is still a plain directory (the first build made it) becomes the layout at the
 // first rebuild that changes something: its tree is linked into `.public-gen-a`, brought up to
 // date there, and at the swap the plain directory is moved aside, the symlink put in its place,
-// and the old directory becomes `.public-gen-b` (or, not writable, is removed in the background). Between those two renames (microseconds) the
-// output path does not exist; a build killed there leaves the old tree whole under
-// `-prev-<pid>`, which the next build puts back (trash.ts).
+// and the old directory becomes `.public-gen-b` (or, not writable, is removed in the background).
+// Between those two renames (microseconds) the output path does not exist; a build killed there
+// leaves the old tree whole under `-prev-<pid>`, which the next build puts back (trash.ts).
 
-import {
-  accessSync,
-  constants,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
 import type { OutputFile } from '../render/render-site.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from './generations.ts';
 import { checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
+import { linkTree } from './link-tree.ts';
 import {
   type Changes,
   changesBetween,
@@ -98,30 +89,6 @@ export function liveManifest(outDir: string): Manifest | null {
 }
 
 /**
- * Makes `to` a tree of hard links to `from`'s files. False when a link cannot be made (another
- * file system's rules): the caller then builds in full.
- */
-function linkTree(from: string, to: string): boolean {
-  mkdirSync(to);
-  for (const d of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, d.name);
-    const target = join(to, d.name);
-    if (d.isDirectory()) {
-      if (!linkTree(source, target)) return false;
-    } else if (d.isFile()) {
-      try {
-        linkSync(source, target);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EXDEV' || code === 'EPERM' || code === 'ENOTSUP' || code === 'EMLINK') return false;
-        throw err;
-      }
-    }
-  }
-  return true;
-}
-
-/**
  * The live tree's manifest when it holds and was built from `inputs`: the output is current and a
  * build has nothing to do. Null otherwise (including every output that is not a build's tree).
  */
@@ -153,7 +120,7 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
     let linked = false;
     try {
       void discard(dir, outDir);
-      linked = linkTree(liveDir, dir);
+      linked = linkTree(liveDir, dir, 'stop');
     } catch {
       linked = false;
     }

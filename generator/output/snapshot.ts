@@ -4,26 +4,9 @@
 // cannot be made (another device, a file system without them). Named `.<name>-snap-<pid>`, so that
 // a server killed before it removed it leaves a leftover the next build sweeps (trash.ts).
 
-import { copyFileSync, linkSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-
-function linkTree(from: string, to: string): void {
-  mkdirSync(to);
-  for (const d of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, d.name);
-    const target = join(to, d.name);
-    if (d.isDirectory()) linkTree(source, target);
-    else if (d.isFile()) {
-      try {
-        linkSync(source, target);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw err;
-        copyFileSync(source, target);
-      }
-    }
-  }
-}
+import { linkTree } from './link-tree.ts';
 
 /** A frozen copy of the tree at `outDir` (followed if it is a link): its path, and its removal. */
 export function snapshotOutput(outDir: string): { dir: string; remove: () => void } {
@@ -31,7 +14,7 @@ export function snapshotOutput(outDir: string): { dir: string; remove: () => voi
   const dir = join(dirname(outDir), `.${basename(outDir)}-snap-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   try {
-    linkTree(source, dir);
+    linkTree(source, dir, 'copy');
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
