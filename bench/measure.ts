@@ -2,7 +2,7 @@
 // trees (renamed away, never deleted between measured runs) and flushing the disk between runs.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function median(values: readonly number[]): number {
@@ -86,3 +86,28 @@ export class Trash {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** How long after a clean-up the next run waits before measuring. */
+const SETTLE_MS = 180_000;
+const CLEANED_AT = 'cleaned-at';
+
+/**
+ * A bench's clean-up deletes tens of thousands of files; creating files soon after that is slow on
+ * some file systems (this machine's, for minutes): waits until SETTLE_MS after the last clean-up
+ * any bench recorded in `work` (see cleanedUp).
+ */
+export async function waitForSettledDisk(work: string, log: (line: string) => void): Promise<void> {
+  const file = join(work, CLEANED_AT);
+  if (!existsSync(file)) return;
+  const waitMs = SETTLE_MS - (Date.now() - Number(readFileSync(file, 'utf8')));
+  if (waitMs <= 0) return;
+  log(
+    `waiting ${Math.ceil(waitMs / 1000)} s for the file system to settle after the last run's clean-up (--no-wait to skip) …`,
+  );
+  await sleep(waitMs);
+}
+
+/** Records that a bench's clean-up has just deleted its trees (see waitForSettledDisk). */
+export function cleanedUp(work: string): void {
+  writeFileSync(join(work, CLEANED_AT), String(Date.now()));
+}

@@ -16,7 +16,7 @@ import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../g
 import { copyTree } from './cold.ts';
 import { editsFor } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
-import { flushDisk, median, mustRun, sleep, Trash } from './measure.ts';
+import { cleanedUp, flushDisk, median, mustRun, Trash, waitForSettledDisk } from './measure.ts';
 import { type Figure, formatTable, judge } from './table.ts';
 import { prepareWorkload } from './workload.ts';
 
@@ -47,19 +47,7 @@ const work = join(repo, '.cache', 'bench');
 const trash = new Trash(join(work, 'trash'));
 const log = (m: string) => process.stderr.write(`${m}\n`);
 
-// A clean-up of tens of thousands of files (this bench's, or npm run bench's) slows the creation
-// of files for minutes on this machine's file system: wait as npm run bench does (bench/run.ts).
-const SETTLE_MS = 180_000;
-const cleanedAt = join(work, 'cleaned-at');
-if (values['no-wait'] !== true && existsSync(cleanedAt)) {
-  const waitMs = SETTLE_MS - (Date.now() - Number(readFileSync(cleanedAt, 'utf8')));
-  if (waitMs > 0) {
-    log(
-      `waiting ${Math.ceil(waitMs / 1000)} s for the file system to settle after the last clean-up (--no-wait to skip) …`,
-    );
-    await sleep(waitMs);
-  }
-}
+if (values['no-wait'] !== true) await waitForSettledDisk(work, log);
 
 interface Run {
   wallMs: number;
@@ -180,4 +168,4 @@ if (values.json !== undefined)
   );
 trash.put(scratch);
 trash.empty();
-writeFileSync(cleanedAt, String(Date.now()));
+cleanedUp(work);

@@ -6,7 +6,7 @@
 //
 //   npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../g
 import { type BuildRun, coldBuild, copyTree } from './cold.ts';
 import type { EditRun } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
-import { median, mustRun, sleep, Trash } from './measure.ts';
+import { cleanedUp, median, mustRun, Trash, waitForSettledDisk } from './measure.ts';
 import { loadSite, rangeAnswerMicros } from './range.ts';
 import { type ServerLoad, startReadiness } from './server.ts';
 import { type Figure, formatTable, judge } from './table.ts';
@@ -52,21 +52,7 @@ const connections = 100;
 const work = join(repo, '.cache', 'bench');
 const trash = new Trash(join(work, 'trash'));
 const log = (m: string) => process.stderr.write(`${m}\n`);
-/** How long after a clean-up the next run waits before measuring. */
-const SETTLE_MS = 180_000;
-
-// The last run's clean-up deleted tens of thousands of files; creating files soon after that is
-// slow on some file systems (this machine's, for minutes): give it time, unless told not to.
-const cleanedAt = join(work, 'cleaned-at');
-if (values['no-wait'] !== true && existsSync(cleanedAt)) {
-  const waitMs = SETTLE_MS - (Date.now() - Number(readFileSync(cleanedAt, 'utf8')));
-  if (waitMs > 0) {
-    log(
-      `waiting ${Math.ceil(waitMs / 1000)} s for the file system to settle after the last run's clean-up (--no-wait to skip) …`,
-    );
-    await sleep(waitMs);
-  }
-}
+if (values['no-wait'] !== true) await waitForSettledDisk(work, log);
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -375,7 +361,7 @@ writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`\nwritten to ${jsonFile}\n`);
 log('cleaning up …');
 trash.empty();
-writeFileSync(cleanedAt, String(Date.now()));
+cleanedUp(work);
 // What stays is the prepared workloads, reused by the next run while the corpus and the
 // importer are unchanged: say where and how big.
 log(
