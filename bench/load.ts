@@ -20,6 +20,8 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { detailFile } from '../generator/core/files.ts';
+import { unpacking } from '../generator/core/packs.ts';
 import { pick, prng } from '../generator/core/random.ts';
 import { htmlText } from '../generator/core/search/text.ts';
 import { loadSite, queryString, rangeQueries } from './range.ts';
@@ -126,10 +128,12 @@ async function mixedRequests(origin: string, count: number): Promise<Request[]> 
 function distinctSearches(count: number): Request[] {
   const site = loadSite(outDir as string);
   const rand = prng(1665);
+  // The details, out of their packs (core/packs.ts).
+  const read = unpacking((file) => readFileSync(`${outDir}/${file}`), site);
   const words = new Set<string>();
   for (let i = 0; words.size < 3000 && i < 400; i++) {
-    const file = `${outDir}/api/v1/entries/${pick(rand, site.entryDates)}.json`;
-    const html = (JSON.parse(readFileSync(file, 'utf8')) as { entryHTML: string }).entryHTML;
+    const bytes = read(detailFile('entries', pick(rand, site.entryDates))) as Uint8Array;
+    const html = (JSON.parse(new TextDecoder().decode(bytes)) as { entryHTML: string }).entryHTML;
     for (const w of htmlText(html).match(/[A-Za-z]{2,}/g) ?? []) words.add(w.toLowerCase());
   }
   const vocabulary = [...words];

@@ -72,16 +72,22 @@ function multiplyEntries(contentDir: string, times: number): void {
   });
 }
 
+/**
+ * The workload at `scale`: N times the topics and categories and, unless `topicsOnly`, each entry's
+ * text N times (bench/layout.ts grows the encyclopedia alone, as an archive grows).
+ */
 export async function prepareWorkload(
   repo: string,
   corpus: string,
   workDir: string,
   scale: number,
   trash: Trash,
+  topicsOnly = false,
 ): Promise<Workload> {
-  const contentDir = join(workDir, `content-${scale}x`);
-  const stampFile = join(workDir, `content-${scale}x.stamp`);
-  const stamp = stampOf(repo, corpus, scale);
+  const name = `content-${scale}x${topicsOnly && scale !== 1 ? '-topics' : ''}`;
+  const contentDir = join(workDir, name);
+  const stampFile = join(workDir, `${name}.stamp`);
+  const stamp = stampOf(repo, corpus, scale) + (topicsOnly ? ' topics only' : '');
   const fresh = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync(contentDir);
   if (!fresh) {
     process.stderr.write(`preparing the ${scale}x workload in ${contentDir} …\n`);
@@ -93,7 +99,7 @@ export async function prepareWorkload(
     await mustRun(process.execPath, [ts, 'scripts/fixture-encyclopedia.ts', contentDir, '--scale', String(scale)], {
       cwd: repo,
     });
-    if (scale !== 1) multiplyEntries(contentDir, scale);
+    if (scale !== 1 && !topicsOnly) multiplyEntries(contentDir, scale);
     writeFileSync(stampFile, stamp);
   }
   return { scale, contentDir, ...sizeOf(contentDir) };

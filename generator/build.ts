@@ -4,25 +4,16 @@
 // machine; in every case the previous output is left as it was.
 //
 // The files are created by a thread of their own (output/writer.ts beginSite) while this one
-// reads, parses and renders, and it starts before the content is read: the detail files, 13,000
-// of the whole diary's 14,000, are rendered as their files are parsed (see EarlyDetails), so that
-// creating them overlaps reading and parsing the rest. What is rendered before validation is
-// rendered as if the content were valid: should it prove invalid, the staging tree is discarded
-// whole and none of it was ever the output.
+// renders: creating one overlaps rendering the next. Should the content prove invalid, nothing is
+// rendered, and the staging tree is discarded whole: none of it was ever the output.
 
 import { createProgress } from './cli/progress.ts';
-import { byDate, entryOf, topicEntriesOf, topicOf } from './content/build-model.ts';
-import { kindsByCategory } from './content/derive.ts';
 import { buildFingerprint } from './content/fingerprint.ts';
-import { type LoadOptions, type ParsedCategories, readContent, validate } from './content/load.ts';
-import type { FileJob, ParsedFile } from './content/parse-file.ts';
+import { type LoadOptions, readContent, validate } from './content/load.ts';
 import { ContentError } from './content/problems.ts';
-import type { Entry, Model, SiteConfig } from './core/model.ts';
-import { originsOf } from './core/records.ts';
-import type { IsoDate, TopicKind } from './core/types.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
-import { entryDetailFile, renderFiles, topicDetailFile } from './render/render-site.ts';
+import { renderFiles } from './render/render-site.ts';
 import { checkUnchanged } from './unchanged.ts';
 
 export interface BuildOptions extends LoadOptions {
@@ -62,70 +53,6 @@ export interface BuildReport {
   timings: { load: number; validate: number; render: number; write: number; total: number };
 }
 
-/**
- * Renders the entries' and the topics' details while the files are read, each as soon as its
- * file is parsed, into the staging tree. A detail is a function of its record, the origins and,
- * for a topic, the dates of the entries that mention it (records.ts); readContent parses every
- * entry file before the first topic file, so those dates are known by then. Rendered as if the
- * content were valid: when it is, each entry and topic of the model comes from exactly one file
- * parsed without a problem, with no other entry of its date or topic of its id, and the
- * details rendered here are exactly those renderFiles renders. At the first problem (which makes
- * the build fail anyway) it stops.
- */
-class EarlyDetails {
-  private readonly entries: Entry[] = [];
-  private topicEntries: Map<number, IsoDate[]> | null = null;
-  private topics = 0;
-  private stopped = false;
-  private readonly site: StagedSite | Rebuild;
-
-  constructor(site: StagedSite | Rebuild) {
-    this.site = site;
-  }
-
-  private byCategory: Map<string, TopicKind> | null = null;
-
-  readonly onParsed = (_job: FileJob, file: ParsedFile, config: SiteConfig, categories: ParsedCategories): void => {
-    if (this.stopped) return;
-    if (file.parsed === null || file.problems.length > 0) {
-      this.stopped = true;
-      return;
-    }
-    const o = originsOf({ config });
-    if (file.kind === 'entry') {
-      const entry = entryOf(file.parsed, config);
-      this.entries.push(entry);
-      this.add(entryDetailFile(o, entry));
-      return;
-    }
-    if (this.topicEntries === null) {
-      const sorted = [...this.entries].sort(byDate);
-      // Two entries of one date: the content is invalid, the dates of no topic are known.
-      if (sorted.some((e, i) => i > 0 && sorted[i - 1]?.date === e.date)) {
-        this.stopped = true;
-        return;
-      }
-      this.topicEntries = topicEntriesOf(sorted, null);
-    }
-    this.topics++;
-    // Kinds from the category file as read: when it is valid (else the build fails), the model's.
-    this.byCategory ??= kindsByCategory(
-      categories.categories.map((c) => c.category),
-      config.kinds,
-    );
-    this.add(topicDetailFile(o, topicOf(file.parsed, this.byCategory), this.topicEntries));
-  };
-
-  /** True when every detail of the model, and no other, was rendered here. */
-  covers(model: Model): boolean {
-    return !this.stopped && this.entries.length === model.entries.length && this.topics === model.topics.length;
-  }
-
-  private add(file: { path: string; body: string }): void {
-    this.site.add(file.path, file.body);
-  }
-}
-
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const progress = createProgress(options.quiet === true);
   const t0 = performance.now();
@@ -142,17 +69,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     }
   }
   progress.step(`reading ${options.contentDir}`);
-  let site: StagedSite | Rebuild =
+  const site: StagedSite | Rebuild =
     (options.full === true ? null : beginRebuild(options.outDir, inputs)) ?? beginSite(options.outDir, inputs);
   try {
-    const early = new EarlyDetails(site);
     const state = await readContent(options.contentDir, {
       ...options,
       onListed: (files) => progress.counted(`reading ${options.contentDir}`, files),
-      onParsed: (job, file, config, categories) => {
-        progress.tick();
-        early.onParsed(job, file, config, categories);
-      },
+      onParsed: () => progress.tick(),
     });
     const t1 = performance.now();
     const validated = validate(state);
@@ -162,13 +85,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     progress.step(
       `rendering and writing ${model.entries.length} entries, ${model.categories.length} categories, ${model.topics.length} topics to ${options.outDir}`,
     );
-    // Cannot happen (see EarlyDetails); should it, the tree is made again without their help.
-    const covered = early.covers(model);
-    if (!covered) {
-      await site.abandon();
-      site = beginSite(options.outDir, inputs);
-    }
-    for (const f of renderFiles(model, undefined, { withoutDetails: covered })) site.add(f.path, f.body);
+    for (const f of renderFiles(model)) site.add(f.path, f.body);
     const t3 = performance.now();
     // The old tree is removed in the background; the build does not wait for it.
     const written = (await site.commit()) as Awaited<ReturnType<StagedSite['commit']>> | RebuildStats;

@@ -3,9 +3,12 @@
 // apart from build.ts, whose modules (parsing, rendering) take longer to load than this check
 // takes to run: `npm run build` asks here first, and loads the build only when there is work.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BuildOptions, BuildReport } from './build.ts';
 import { buildFingerprint } from './content/fingerprint.ts';
-import { detailFile } from './core/files.ts';
+import { SITE_INDEX_FILE } from './core/files.ts';
+import type { SiteIndexFile } from './core/site-index.ts';
 import type { Manifest } from './output/manifest.ts';
 import { currentOutput } from './output/rebuild.ts';
 
@@ -16,19 +19,15 @@ function unchangedReport(
   t0: number,
   done: (line: string) => void,
 ): BuildReport {
-  const count = (collection: 'entries' | 'categories' | 'topics') => {
-    const prefix = detailFile(collection, '').slice(0, -'.json'.length);
-    let n = 0;
-    for (const path of current.files.keys()) if (path.startsWith(prefix) && !path.includes('/', prefix.length)) n++;
-    return n;
-  };
+  // The records' counts, from the site index of the output (which the manifest has just vouched for).
+  const index = JSON.parse(readFileSync(join(options.outDir, SITE_INDEX_FILE), 'utf8')) as SiteIndexFile;
   let bytes = 0;
   for (const f of current.files.values()) bytes += f.size;
   const total = performance.now() - t0;
   const report: BuildReport = {
-    entries: count('entries'),
-    categories: count('categories'),
-    topics: count('topics'),
+    entries: index.entries.length,
+    categories: index.categories.length,
+    topics: index.topics.length,
     files: current.files.size,
     bytes,
     mode: 'unchanged',

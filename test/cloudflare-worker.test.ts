@@ -11,6 +11,7 @@ import { NO_STORE } from '../generator/core/headers.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import type { AssetsBinding, Env } from '../generator/deploy/cloudflare/worker.ts';
 import { CONTRACT_HEADER_NAMES, randomRequests } from './edge/requests.ts';
+import { packPath, readServed } from './helpers/files.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
@@ -74,7 +75,8 @@ describe('Cloudflare Worker (in-process)', () => {
     expect(assets.asked).toEqual([
       `/${SITE_INDEX_FILE}`,
       '/api/v1/index.json',
-      '/api/v1/entries/1660-01-01.json',
+      // The entry's detail, out of its pack (core/packs.ts).
+      `/${packPath(site.publicDir, 'entries', '1660-01-01')}`,
       '/api/v1/topics/pages/1.json',
     ]);
   });
@@ -107,29 +109,37 @@ describe('Cloudflare Worker (in-process)', () => {
     state = 'fine';
     const res = await worker.fetch(new Request(`${site.origin}/api/v1/entries/1660-01-01`), { ASSETS: assets });
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe(readFileSync(join(site.publicDir, 'api/v1/entries/1660-01-01.json'), 'utf8'));
+    expect(await res.text()).toBe(readServed(site.publicDir, 'api/v1/entries/1660-01-01.json') as string);
   });
 
   it('answers 503 (no-store) when the static assets fail on an answer file, and the 503 of an incomplete build when one is missing', async () => {
     const worker = await freshWorker();
+    // The packs of two entries (core/packs.ts): one fails, the other is missing.
+    const failed = packPath(site.publicDir, 'entries', '1660-01-01');
+    const dates = ['1660-01-02', '1660-01-03', '1660-01-04', '1660-01-05', '1660-01-06', '1660-01-07'];
+    const other = dates.find((date) => packPath(site.publicDir, 'entries', date) !== failed) as string;
+    const fine = dates.find(
+      (date) =>
+        ![failed, packPath(site.publicDir, 'entries', other)].includes(packPath(site.publicDir, 'entries', date)),
+    ) as string;
     const assets = assetsOf(site.publicDir, (path) => {
-      if (path === '/api/v1/entries/1660-01-01.json') return new Response('', { status: 502 });
-      if (path === '/api/v1/entries/1660-01-02.json') return new Response('Not Found', { status: 404 });
+      if (path === `/${failed}`) return new Response('', { status: 502 });
+      if (path === `/${packPath(site.publicDir, 'entries', other)}`) return new Response('Not Found', { status: 404 });
       return null;
     });
     const failing = await worker.fetch(new Request(`${site.origin}/api/v1/entries/1660-01-01`), { ASSETS: assets });
     expect(failing.status).toBe(503);
     expect(failing.headers.get('cache-control')).toBe(NO_STORE);
     expect(((await failing.json()) as { detail: string }).detail).toBe(
-      'The API is unavailable: the static assets answered 502 for api/v1/entries/1660-01-01.json.',
+      `The API is unavailable: the static assets answered 502 for ${failed}.`,
     );
-    const missing = await worker.fetch(new Request(`${site.origin}/api/v1/entries/1660-01-02`), { ASSETS: assets });
+    const missing = await worker.fetch(new Request(`${site.origin}/api/v1/entries/${other}`), { ASSETS: assets });
     expect(missing.status).toBe(503);
-    expect(((await missing.json()) as { detail: string }).detail).toMatch(/lacks api\/v1\/entries\/1660-01-02\.json/);
+    expect(((await missing.json()) as { detail: string }).detail).toContain(`lacks api/v1/entries/${other}.json`);
     // The index stays loaded: other answers go on.
-    expect(
-      (await worker.fetch(new Request(`${site.origin}/api/v1/entries/1660-01-03`), { ASSETS: assets })).status,
-    ).toBe(200);
+    expect((await worker.fetch(new Request(`${site.origin}/api/v1/entries/${fine}`), { ASSETS: assets })).status).toBe(
+      200,
+    );
   });
 
   it('answers 500 random requests exactly as the local server does', async () => {

@@ -2,7 +2,6 @@
 // what only the local server can show: the JSON it sends is the built file, byte for byte, to
 // every client that does not prefer HTML.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
   defineContractTests,
   JSON_ACCEPTS,
 } from './contract/suite.ts';
+import { readServed } from './helpers/files.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
 
 let site: LocalSite | null = null;
@@ -36,7 +36,7 @@ defineContractTests('local server, sample content', {
         ['/api/v1/schema', 'api/v1/schema.json'],
       ];
       for (const [path, file] of files) {
-        const bytes = readFileSync(join(site?.publicDir as string, file));
+        const bytes = Buffer.from(readServed(site?.publicDir as string, file) as string);
         for (const accept of JSON_ACCEPTS) {
           if (accept === null) continue; // fetch always sends one; the suite checks none over raw HTTP
           const res = await get(path, { headers: { accept } });

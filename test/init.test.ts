@@ -9,6 +9,7 @@ import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { runCli } from './helpers/cli.ts';
+import { readServed } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
 
 describe('init', () => {
@@ -98,7 +99,7 @@ describe('init', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     // Julian (British before 1752) 1700-02-28 was Gregorian 1700-03-10, a Wednesday; in French.
-    const entry = JSON.parse(readFileSync(join(out, 'api/v1/entries/1700-02-28.json'), 'utf8')) as { title: string };
+    const entry = JSON.parse(readServed(out, 'api/v1/entries/1700-02-28.json') as string) as { title: string };
     expect(entry.title).toBe('mercredi 28 février 1700');
     const wrong = await runCli('build', ['--content', dir, '--out', out, '--locale', 'xx']);
     expect([wrong.code, wrong.stderr.trim()]).toEqual([

@@ -4,7 +4,7 @@
 // the examples are the site's own answers; the checker the contract suite uses catches drift;
 // the same content gives the same bytes, and the watch mode renders it again only when needed.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { RenderMemo } from '../generator/render/render-memo.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 import { openApiAjv, openApiChecker } from './contract/openapi-check.ts';
 import { CONTRACT_HEADERS } from './contract/suite.ts';
+import { readServed, readTree } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
@@ -44,12 +45,6 @@ function resolveRef(r: unknown): unknown {
     .slice(2)
     .split('/')
     .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], doc);
-}
-
-function apiFiles(dir: string, rel = 'api'): string[] {
-  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? apiFiles(dir, `${rel}/${d.name}`) : [`${rel}/${d.name}`],
-  );
 }
 
 /** The schema a built file must validate against, by where the build writes it. */
@@ -180,7 +175,7 @@ describe('the OpenAPI document of the sample build', () => {
       string,
       { properties: Record<string, Json>; required: string[]; additionalProperties: boolean }
     >;
-    const read = (file: string) => JSON.parse(readFileSync(join(publicDir, file), 'utf8')) as Json;
+    const read = (file: string) => JSON.parse(readServed(publicDir, file) as string) as Json;
     const entries = read('api/v1/entries/pages/1.json') as { results: Json[] };
     const firstDate = entries.results[0]?.date as string;
     const samples: Record<string, Json> = {
@@ -216,7 +211,9 @@ describe('the OpenAPI document of the sample build', () => {
 
   it('validates every file the build writes against the schema of its path, and every example against its response', () => {
     const { compile } = openApiAjv(doc);
-    const files = apiFiles(publicDir);
+    // The files under api/, and the details read out of their packs by their files' names.
+    const tree = readTree(publicDir);
+    const files = [...tree.keys()].filter((file) => file.startsWith('api/'));
     expect(files.length).toBeGreaterThan(300);
     const responses = components().responses as Record<string, { content: Record<string, { schema: Json }> }>;
     for (const file of files) {
@@ -227,7 +224,7 @@ describe('the OpenAPI document of the sample build', () => {
           ? responses.JsonFeed?.content['application/feed+json']?.schema
           : { $ref: `#/components/schemas/${schemaOf(file)}` },
       );
-      const ok = validate(JSON.parse(readFileSync(join(publicDir, file), 'utf8')));
+      const ok = validate(JSON.parse(tree.get(file) as string));
       expect(ok, `${file}: ${JSON.stringify(validate.errors?.slice(0, 2))}`).toBe(true);
     }
     let examples = 0;
@@ -254,7 +251,7 @@ describe('the OpenAPI document of the sample build', () => {
     >;
     const example = (name: string) =>
       Object.values(responses[name]?.content['application/json']?.examples ?? {})[0]?.value;
-    const read = (file: string) => JSON.parse(readFileSync(join(publicDir, file), 'utf8')) as unknown;
+    const read = (file: string) => JSON.parse(readServed(publicDir, file) as string) as unknown;
     expect(example('Root')).toEqual(read('api/v1/index.json'));
     expect(example('EntryList')).toEqual(read('api/v1/entries/pages/1.json'));
     expect(example('CategoryList')).toEqual(read('api/v1/categories/pages/1.json'));
@@ -272,7 +269,7 @@ describe('the OpenAPI document of the sample build', () => {
       'cache-control': 'public, max-age=0, must-revalidate',
       etag: '"0"',
     });
-    const entry = JSON.parse(readFileSync(join(publicDir, 'api/v1/entries/1660-01-01.json'), 'utf8')) as Json;
+    const entry = JSON.parse(readServed(publicDir, 'api/v1/entries/1660-01-01.json') as string) as Json;
     const url = `${ORIGIN}/api/v1/entries/1660-01-01`;
     const check = (body: unknown, h = headers, status = 200, at = url) =>
       checker.check('GET', at, status, h, JSON.stringify(body));

@@ -25,7 +25,7 @@ import { activeSlot, slotDir } from '../generator/output/generations.ts';
 import { checkTree, MANIFEST_FILE, readManifest } from '../generator/output/manifest.ts';
 import { runCli, startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
-import { readTreeBytes } from './helpers/files.ts';
+import { packPath, readTreeBytes } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
 
 // Each test runs a dozen builds: on a loaded machine that is more than the default 30 s.
@@ -264,12 +264,12 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
     ],
     [
       'a live file was changed by hand',
-      ({ liveDir }) => appendFileSync(join(liveDir, 'api/v1/entries/1660-01-02.json'), ' '),
+      ({ liveDir }) => appendFileSync(join(liveDir, packPath(liveDir, 'entries', '1660-01-02')), ' '),
     ],
     [
       'a live file was replaced by one of the same size and time',
       ({ liveDir }) => {
-        const path = join(liveDir, 'api/v1/entries/1660-01-02.json');
+        const path = join(liveDir, packPath(liveDir, 'entries', '1660-01-02'));
         const s = lstatSync(path);
         const bytes = readFileSync(path);
         // As an editor saves: a new file renamed over the old (both exist at once: another inode).
@@ -282,10 +282,10 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
       'a file was added to the live tree',
       ({ liveDir }) => writeFileSync(join(liveDir, 'api/v1/entries/stray.json'), '{}'),
     ],
-    ['a live file was removed', ({ liveDir }) => rmSync(join(liveDir, 'api/v1/topics/1.json'))],
+    ['a live file was removed', ({ liveDir }) => rmSync(join(liveDir, packPath(liveDir, 'topics', '1')))],
     [
       'a file of the other generation was removed',
-      ({ otherDir }) => rmSync(join(otherDir, 'api/v1/entries/1660-01-01.json')),
+      ({ otherDir }) => rmSync(join(otherDir, packPath(otherDir, 'entries', '1660-01-01'))),
     ],
     [
       'a file of the other generation was changed by hand',
@@ -349,11 +349,12 @@ describe('the generation layout, as its users meet it', () => {
       const verified = await runCli('verify', args, { cwd });
       expect(verified.code, verified.stdout + verified.stderr).toBe(0);
       // The answers it expects come from those files: changed by hand, they are refused.
-      appendFileSync(join(out, 'api/v1/entries/1660-01-02.json'), ' ');
+      const pack = packPath(out, 'entries', '1660-01-02');
+      appendFileSync(join(out, pack), ' ');
       const refused = await runCli('verify', args, { cwd });
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(
-        /public is not what its build wrote \(\.pepys-manifest\.json\): api\/v1\/entries\/1660-01-02\.json: other bytes; build it again/,
+      expect(refused.stderr).toContain(
+        `public is not what its build wrote (.pepys-manifest.json): ${pack}: other bytes; build it again`,
       );
     } finally {
       server.child.kill('SIGTERM');

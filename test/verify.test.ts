@@ -3,22 +3,26 @@
 // the sample content, and a small proxy in front of it that alters what one path answers.
 
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer } from '../generator/core/answer.ts';
+import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { splitTarget } from '../generator/core/handler.ts';
 import { listQuery } from '../generator/core/lists.ts';
+import { packText, unpack } from '../generator/core/packs.ts';
 import { prng } from '../generator/core/random.ts';
+import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { planChecks } from '../generator/verify/checks.ts';
 import type { Difference } from '../generator/verify/compare.ts';
 import { expectedFromBuilt, expectedFromContent, originMapper } from '../generator/verify/expected.ts';
 import { formatDifferences, summaryLine } from '../generator/verify/report.ts';
 import { type VerifyReport, verifyMirror } from '../generator/verify/verify.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { packPath, readTree } from './helpers/files.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
 
 const repo = join(import.meta.dirname, '..');
@@ -49,17 +53,9 @@ let whole: LocalSite;
 let damaged: LocalSite;
 let proxy: { origin: string; stop: () => Promise<void> };
 
-/** Paths under api/ of the files in a built output. */
+/** Paths under api/ of the answer files of a built output, the details in their packs included. */
 function apiFiles(dir: string): string[] {
-  return (
-    readdirSync(join(dir, 'api'), { recursive: true, withFileTypes: true }) as Array<{
-      isFile(): boolean;
-      parentPath: string;
-      name: string;
-    }>
-  )
-    .filter((d) => d.isFile())
-    .map((d) => relative(dir, join(d.parentPath, d.name)));
+  return [...readTree(dir).keys()].filter((file) => file.startsWith('api/'));
 }
 
 /** The request path of a difference, without `.json` and the query: what a reader looks up. */
@@ -135,35 +131,32 @@ const GONE_PAGE = '/api/v1/entries?end=1660-12-31&start=1660-01-01';
 beforeAll(async () => {
   content = testContent();
   [whole, damaged] = await Promise.all([startLocalSite(content), startLocalSite(content)]);
-  // One byte of one entry changed (a letter into another), before the server has read it.
-  const entries = readdirSync(join(damaged.publicDir, 'api/v1/entries'))
-    .filter((f) => f.endsWith('.json'))
-    .sort();
-  const entry = entries[rand(entries.length)] as string;
-  const file = join(damaged.publicDir, 'api/v1/entries', entry);
+  // One byte of one entry changed (a letter into another), before the server has read it: in its
+  // pack (core/packs.ts), within the entry's own bytes.
+  const index = parseSiteIndex(readFileSync(join(damaged.publicDir, SITE_INDEX_FILE), 'utf8'));
+  if (!index.ok) throw new Error(index.error);
+  const dates = index.value.entryDates;
+  const entry = dates[rand(dates.length)] as string;
+  const file = join(damaged.publicDir, packPath(damaged.publicDir, 'entries', entry));
   const bytes = readFileSync(file);
-  const letters = [...bytes.keys()].filter((i) => (bytes[i] as number) >= 0x61 && (bytes[i] as number) <= 0x7a);
+  const body = unpack(bytes)?.get(entry) as Uint8Array;
+  const start = body.byteOffset - bytes.byteOffset;
+  const letters = [...body.keys()].filter((i) => (body[i] as number) >= 0x61 && (body[i] as number) <= 0x7a);
   const at = letters[rand(letters.length)] as number;
-  bytes[at] = (bytes[at] as number) === 0x7a ? 0x61 : (bytes[at] as number) + 1;
+  bytes[start + at] = (body[at] as number) === 0x7a ? 0x61 : (body[at] as number) + 1;
   writeFileSync(file, bytes);
-  tampered = { path: `/api/v1/entries/${entry.replace(/\.json$/, '')}`, byte: at };
-  // One topic file lost, as an incomplete upload would.
-  const topics = readdirSync(join(damaged.publicDir, 'api/v1/topics'))
-    .filter((f) => f.endsWith('.json'))
-    .sort();
+  tampered = { path: `/api/v1/entries/${entry}`, byte: at };
+  // One topic lost, as an incomplete upload would lose a file: its pack written without it.
+  const topics = [...index.value.topicIds].map(String).sort();
   const topic = topics[1 + rand(topics.length - 1)] as string;
-  rmSync(join(damaged.publicDir, 'api/v1/topics', topic));
-  missing = `/api/v1/topics/${topic.replace(/\.json$/, '')}`;
+  const pack = join(damaged.publicDir, packPath(damaged.publicDir, 'topics', topic));
+  const rest = [...(unpack(readFileSync(pack)) ?? [])].filter(([key]) => key !== topic);
+  writeFileSync(pack, packText(rest.map(([key, b]) => [key, Buffer.from(b).toString('utf8')] as const)));
+  missing = `/api/v1/topics/${topic}`;
 
   // A category and a topic of the whole mirror get a wrong header through the proxy.
-  const firstRecord = (collection: string) =>
-    `/api/v1/${collection}/${(
-      readdirSync(join(whole.publicDir, 'api/v1', collection))
-        .filter((f) => f.endsWith('.json'))
-        .sort()[0] as string
-    ).replace(/\.json$/, '')}`;
-  WRONG_ORIGIN_PATH = firstRecord('categories');
-  WRONG_VARY_PATH = firstRecord('topics');
+  WRONG_ORIGIN_PATH = `/api/v1/categories/${[...index.value.categorySlugs].sort()[0] as string}`;
+  WRONG_VARY_PATH = `/api/v1/topics/${topics[0] as string}`;
   proxy = await startProxy(whole.origin, (url, a) => {
     // What every CDN may do: add Accept-Encoding to Vary, make the ETag weak.
     if (typeof a.headers.vary === 'string') a.headers.vary += ', Accept-Encoding';

@@ -12,7 +12,7 @@ import { otherSlot, slotDir } from '../generator/output/generations.ts';
 import type { RebuildReport } from '../generator/watch/session.ts';
 import { describeRebuild, startWatching, type Watcher, type WatchOptions } from '../generator/watch/watch.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
-import { readTree } from './helpers/files.ts';
+import { readServed, readTree } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
 import { answer, coldBuild, differing, problemLines, type Served, samplePaths, serve } from './helpers/watch-check.ts';
 
@@ -192,13 +192,17 @@ describe('watch mode, faults', () => {
     // A directory where the next rebuild must write a file, in the tree it writes into.
     const target = slotDir(s.outDir, otherSlot(s.watcher.session.liveSlot));
     s.watcher.session.settle();
-    const blocker = join(target, 'api/v1/entries/1662-05-01.json');
+    // (The page of 1662's entries: a new entry of that year changes it.)
+    const blocker = join(target, 'api/v1/entries/years/1662/pages/1.json');
+    rmSync(blocker);
     mkdirSync(blocker);
     writeFileSync(join(s.contentDir, 'entries/1661/1662-05-01.html'), entryFile('1662-05-01'));
     await s.watcher.settled();
     const failed = s.watcher.lastReport;
     expect(failed?.ok).toBe(false);
-    expect(failed?.error).toMatch(/\/api\/v1\/entries\/1662-05-01\.json: illegal operation on a directory \(EISDIR\)$/);
+    expect(failed?.error).toMatch(
+      /\/api\/v1\/entries\/years\/1662\/pages\/1\.json: illegal operation on a directory \(EISDIR\)$/,
+    );
     expect(describeRebuild(failed as RebuildReport, ['x'], 'content', 'public')).toMatch(
       /^x: rebuild failed: .*; public was left as it was/,
     );
@@ -229,7 +233,7 @@ describe('watch mode, faults', () => {
   it('finds changes without any event by its periodic rescan (polling), the content directory replaced whole included', async () => {
     const s = await watch(site(), { events: false, rescanMs: 50 });
     writeFileSync(join(s.contentDir, 'topics/3.yaml'), 'id: 3\ntitle: Polled\n');
-    await eventually(s, () => readFileSync(join(s.outDir, 'api/v1/topics/3.json'), 'utf8').includes('Polled'));
+    await eventually(s, () => (readServed(s.outDir, 'api/v1/topics/3.json') as string).includes('Polled'));
     await expectCold(s, 'polled');
     await s.watcher.close();
 
@@ -241,11 +245,11 @@ describe('watch mode, faults', () => {
     rmSync(old, { recursive: true });
     writeFileSync(join(t.contentDir, 'topics/3.yaml'), 'id: 3\ntitle: In the new directory\n');
     await eventually(t, () =>
-      readFileSync(join(t.outDir, 'api/v1/topics/3.json'), 'utf8').includes('In the new directory'),
+      (readServed(t.outDir, 'api/v1/topics/3.json') as string).includes('In the new directory'),
     );
     writeFileSync(join(t.contentDir, 'topics/2.yaml'), 'id: 2\ntitle: Seen by an event again\n');
     await eventually(t, () =>
-      readFileSync(join(t.outDir, 'api/v1/topics/2.json'), 'utf8').includes('Seen by an event again'),
+      (readServed(t.outDir, 'api/v1/topics/2.json') as string).includes('Seen by an event again'),
     );
     await expectCold(t, 'content directory replaced');
   });

@@ -97,28 +97,15 @@ export function buildModel(content: ParsedContent, problems: Problem[]): Model {
   return { config, entries, categories, topics, topicEntries, categoryTopics, categoryChildren, categoryAncestors };
 }
 
-/**
- * The dates of the entries (ascending by date) that mention each topic: of `topics`, or of every
- * id mentioned when `topics` is null (what a build renders with before the topics are checked).
- */
-export function topicEntriesOf(entries: readonly Entry[], topics: readonly Topic[] | null): Map<number, IsoDate[]> {
-  const out = new Map<number, IsoDate[]>(topics === null ? [] : topics.map((t) => [t.id, []]));
-  for (const e of entries) {
-    for (const id of e.topicIds) {
-      let dates = out.get(id);
-      if (dates === undefined) {
-        if (topics !== null) continue;
-        dates = [];
-        out.set(id, dates);
-      }
-      dates.push(e.date);
-    }
-  }
+/** The dates of the entries (ascending by date) that mention each of `topics`. */
+function topicEntriesOf(entries: readonly Entry[], topics: readonly Topic[]): Map<number, IsoDate[]> {
+  const out = new Map<number, IsoDate[]>(topics.map((t) => [t.id, []]));
+  for (const e of entries) for (const id of e.topicIds) out.get(id)?.push(e.date);
   return out;
 }
 
 /** Entries in the model's order: ascending by date. */
-export function byDate(a: Entry, b: Entry): number {
+function byDate(a: Entry, b: Entry): number {
   return a.date < b.date ? -1 : 1;
 }
 

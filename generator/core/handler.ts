@@ -25,6 +25,7 @@ import { renderHtmlView } from './html-view.ts';
 import { type ListQuery, listQuery } from './lists.ts';
 
 import { prefersHtml } from './negotiation.ts';
+import { unpacking } from './packs.ts';
 import type { SiteIndex } from './site-index.ts';
 
 export interface ApiRequest {
@@ -90,9 +91,11 @@ const decoder = new TextDecoder();
 export async function handle(
   request: ApiRequest,
   site: SiteIndex,
-  readFile: ReadFile,
+  readSite: ReadFile,
   coder?: ContentCoder,
 ): Promise<ApiResponse> {
+  // Details are read out of their packs (core/packs.ts) by the name of a file of their own.
+  const readFile = unpacking(readSite, site);
   const query = listQuery(new URLSearchParams(request.query));
   if (request.path === '/') return home(request);
   // DRF's format override: `json` and `api` (the HTML view) are its renderers; any other is a 404.

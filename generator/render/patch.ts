@@ -5,10 +5,10 @@
 // items, the new model is the old one with those records replaced (and the topics' entry lists
 // they change), and the files that can differ are known in advance:
 //
-// - an edited entry: its detail; if its list item changed (title, lastModifiedTime), the page of
-//   every entry list that holds it and the site index; the detail of every topic it stops or
-//   starts mentioning;
-// - an edited topic: its detail; if its list item changed, its page of the topic list;
+// - an edited entry: the pack of its detail (core/packs.ts); if its list item changed (title,
+//   lastModifiedTime), the page of every entry list that holds it and the site index; the packs of
+//   the details of the topics it stops or starts mentioning;
+// - an edited topic: the pack of its detail; if its list item changed, its page of the topic list;
 // - the search index of the entries, of the topics, when one of them is edited;
 // - the OpenAPI document, when it shows one of them (the first record of a kind, a first page, or
 //   the first topic's entries).
@@ -22,6 +22,7 @@ import { SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
 import { topicKindsBody } from '../core/filters.ts';
 import { entrySlice, wholeList } from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
+import { packCount, packOf } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
 import { originsOf } from '../core/records.ts';
 import type { IsoDate } from '../core/types.ts';
@@ -33,6 +34,7 @@ import {
   entryFragment,
   type Fragments,
   type OutputFile,
+  packFiles,
   pageOf,
   siteIndexBody,
   topicDetailFile,
@@ -119,13 +121,24 @@ export function patchSite(
     topics: topicFragments,
   };
 
-  for (const { entry } of edits.entries) files.push(entryDetailFile(o, entry));
+  // The packs of the details that changed (core/packs.ts), each made again whole.
+  if (edits.entries.length > 0) {
+    const dates = entries.map((e) => e.date);
+    const packs = packCount(dates.length);
+    const changed = new Set(edits.entries.map(({ entry }) => packOf(entry.date, packs)));
+    files.push(...packFiles('entries', dates, (p) => entryDetailFile(o, entries[p] as Entry).body, changed));
+  }
   const details = new Set<number>([...edits.topics.map((e) => e.position)]);
   for (const id of retold) {
     const position = topicAt.get(id);
     if (position !== undefined) details.add(position);
   }
-  for (const position of details) files.push(topicDetailFile(o, topics[position] as Topic, topicEntries));
+  if (details.size > 0) {
+    const ids = topics.map((t) => String(t.id));
+    const packs = packCount(ids.length);
+    const changed = new Set([...details].map((p) => packOf(ids[p] as string, packs)));
+    files.push(...packFiles('topics', ids, (p) => topicDetailFile(o, topics[p] as Topic, topicEntries).body, changed));
+  }
 
   // The pages that hold a changed item: one per list that holds it.
   if (entryItems.length > 0) {

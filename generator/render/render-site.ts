@@ -14,7 +14,8 @@ import {
   renderPage,
   wholeList,
 } from '../core/lists.ts';
-import type { Entry, Model, Topic } from '../core/model.ts';
+import type { Category, Entry, Model, Topic } from '../core/model.ts';
+import { packFile, packMembers, packText } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
 import {
   categoryDetail,
@@ -105,6 +106,26 @@ export function pageOf(
   return { path: pageFile(dir, page), body: renderPage(listURL, (i) => fragments[i] as string, pageSize, plan) };
 }
 
+/**
+ * The packs of a collection's details (core/packs.ts), or those of them in `only`: `keys` are the
+ * records' keys in the list's order, `body` renders the detail at a position.
+ */
+export function* packFiles(
+  collection: Collection,
+  keys: readonly string[],
+  body: (position: number) => string,
+  only?: ReadonlySet<number>,
+  cache: Cache<string> = (_key, _record, _extras, render) => render(),
+): Generator<TextFile> {
+  for (const [pack, positions] of packMembers(keys)) {
+    if (only !== undefined && !only.has(pack)) continue;
+    const path = packFile(collection, pack);
+    const records = positions.map((p) => [keys[p] as string, body(p)] as const);
+    // A pack is a function of its records' keys and bodies.
+    yield { path, body: cache(path, NO_RECORD, records, () => packText(records)) };
+  }
+}
+
 /** The compact index of the site (core/site-index.ts), as its file. */
 export function siteIndexBody(model: Model): string {
   return JSON.stringify(siteIndexFile(model));
@@ -114,8 +135,6 @@ export function siteIndexBody(model: Model): string {
 export type Fragments = Record<Collection, readonly string[]>;
 
 export interface RenderOptions {
-  /** Leave out the entries' and the topics' detail files (the cold build renders them while it parses). */
-  withoutDetails?: boolean;
   /** Given the list items once they are rendered (the watch mode keeps them: see render/patch.ts). */
   fragments?: (fragments: Fragments) => void;
   /** Leave out the downloads (the watch mode makes them after a burst of edits: watch/session.ts). */
@@ -159,14 +178,17 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
     entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => entryFragment(o, e)),
   );
   const entryDetails = cacheOf<IsoDate>(memo, 'entry-details');
-  if (options.withoutDetails !== true) {
-    for (const e of model.entries) {
-      yield {
-        path: detailFile('entries', e.date),
-        body: entryDetails(e.date, e, [], () => entryDetailFile(o, e).body),
-      };
-    }
-  }
+  const packs = cacheOf<string>(memo, 'packs');
+  yield* packFiles(
+    'entries',
+    dates,
+    (p) => {
+      const e = model.entries[p] as Entry;
+      return entryDetails(e.date, e, [], () => entryDetailFile(o, e).body);
+    },
+    undefined,
+    packs,
+  );
 
   // Categories, by slug. Both records read the category and its place in the tree.
   const related = (slug: string) => [
@@ -179,26 +201,36 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
     categoryItems(c.slug, c, related(c.slug), () => resultFragment(categoryItem(o, model, c))),
   );
   const categoryDetails = cacheOf<string>(memo, 'category-details');
-  for (const c of model.categories) {
-    const body = categoryDetails(c.slug, c, related(c.slug), () => pretty(categoryDetail(o, model, c)));
-    yield { path: detailFile('categories', c.slug), body };
-  }
+  yield* packFiles(
+    'categories',
+    model.categories.map((c) => c.slug),
+    (p) => {
+      const c = model.categories[p] as Category;
+      return categoryDetails(c.slug, c, related(c.slug), () => pretty(categoryDetail(o, model, c)));
+    },
+    undefined,
+    packs,
+  );
 
   // Topics, by id. The detail also reads the entries that mention the topic.
   const topicItems = cacheOf<number>(memo, 'topic-items');
   const topicFragments = model.topics.map((t) => topicItems(t.id, t, [], () => topicFragment(o, t)));
   const topicDetails = cacheOf<number>(memo, 'topic-details');
-  if (options.withoutDetails !== true) {
-    for (const t of model.topics) {
-      const body = topicDetails(
+  yield* packFiles(
+    'topics',
+    model.topics.map((t) => String(t.id)),
+    (p) => {
+      const t = model.topics[p] as Topic;
+      return topicDetails(
         t.id,
         t,
         [model.topicEntries.get(t.id)],
         () => topicDetailFile(o, t, model.topicEntries).body,
       );
-      yield { path: detailFile('topics', String(t.id)), body };
-    }
-  }
+    },
+    undefined,
+    packs,
+  );
 
   // Every page of every pre-rendered list.
   const fragments: Fragments = { entries: entryFragments, categories: categoryFragments, topics: topicFragments };

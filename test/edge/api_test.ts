@@ -9,6 +9,9 @@
 // .netlify/v1/edge-functions/pepys-api.ts) and cases.json. The function's context.next() is played
 // by a fake that serves public/, as Netlify's static layer would.
 
+import { SITE_INDEX_FILE } from '../../generator/core/files.ts';
+import { packCount, packFile, packOf } from '../../generator/core/packs.ts';
+import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import { CDN_CACHE_CONTROL, NETLIFY_VARY } from '../../generator/deploy/netlify/cache.ts';
 import { createEdgeFunction, type EdgeFunction, type NetlifyContext } from '../../generator/deploy/netlify/edge.ts';
 
@@ -125,10 +128,13 @@ Deno.test(`answers ${cases.length} random requests byte for byte as the local se
     }
   }
   assert(kept > cases.length / 3, `the CDN may keep most answers (${kept} of ${cases.length})`);
-  // The index came with the function: only pre-rendered answers (and the search index, the feed
-  // and the kinds of topics, for what needs them) were read.
+  // The index came with the function: only pre-rendered answers, the records' packs (and the search
+  // index, the feed and the kinds of topics, for what needs them) were read.
   const other = ctx.served.filter(
-    (p) => !/^\/(api\/v1\/.+\.json|api\/v1\/feeds\/entries\.atom|_data\/search\/.+|_data\/topic-kinds\.json)$/.test(p),
+    (p) =>
+      !/^\/(api\/v1\/.+\.json|api\/v1\/feeds\/entries\.atom|_data\/records\/.+\.pack|_data\/search\/.+|_data\/topic-kinds\.json)$/.test(
+        p,
+      ),
   );
   assertEquals(other, [], 'files read besides pre-rendered answers');
 });
@@ -172,7 +178,11 @@ Deno.test('reads pre-rendered answers from their files, computes the rest withou
 
 Deno.test('a missing pre-rendered file, or a failing read, answers 503 that no cache keeps', async () => {
   const api = await freshApi();
-  const missing = fakeContext({ missing: '/api/v1/entries/1660-01-01.json' });
+  // The entry's detail is read out of its pack (core/packs.ts): the pack goes missing.
+  const index = parseSiteIndex(await Deno.readTextFile(`${fixture}/public/${SITE_INDEX_FILE}`));
+  if (!index.ok) throw new Error(index.error);
+  const pack = packFile('entries', packOf('1660-01-01', packCount(index.value.entryDates.length)));
+  const missing = fakeContext({ missing: `/${pack}` });
   await assertUnavailable(
     await api(new Request(`${origin}/api/v1/entries/1660-01-01`), missing),
     /lacks api\/v1\/entries\/1660-01-01\.json/,

@@ -3,6 +3,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { detailFile, SITE_INDEX_FILE } from '../../generator/core/files.ts';
+import { packCount, packFile, packOf, unpack, unpacking } from '../../generator/core/packs.ts';
+import { parseSiteIndex } from '../../generator/core/site-index.ts';
+import type { Collection } from '../../generator/core/types.ts';
 import { MANIFEST_FILE } from '../../generator/output/manifest.ts';
 
 /**
@@ -31,21 +35,91 @@ export function readTreeBytes(dir: string): Map<string, Buffer> {
   return out;
 }
 
-/** Every file under `dir`: relative `/`-separated path → text (see comparable), in sorted order. */
+const PACK = /^_data\/records\/(entries|categories|topics)\/[0-9]+\/[0-9]+\.pack$/;
+
+/**
+ * The records of a tree's packs (core/packs.ts), each as the detail file it is served as
+ * (core/files.ts detailFile): what the handler reads by that name. Throws on a pack that is not one.
+ */
+function packedDetails(tree: ReadonlyMap<string, Buffer>): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const [path, bytes] of tree) {
+    const m = PACK.exec(path);
+    if (m === null) continue;
+    const records = unpack(bytes);
+    if (records === null) throw new Error(`${path} is not a pack`);
+    for (const [key, body] of records) out.set(detailFile(m[1] as Collection, key), Buffer.from(body));
+  }
+  return out;
+}
+
+const DETAIL = /^api\/v1\/(entries|categories|topics)\/[^/]+\.json$/;
+
+/** Is this the name of a record's detail file, which readTree adds for the records of the packs? */
+export function isDetailName(path: string): boolean {
+  return DETAIL.test(path);
+}
+
+/** The pack (core/packs.ts) of a record of the site built in `dir`, a path relative to it. */
+export function packPath(dir: string, collection: Collection, key: string): string {
+  const index = parseSiteIndex(readFileSync(join(dir, SITE_INDEX_FILE), 'utf8'));
+  if (!index.ok) throw new Error(`${dir}: ${index.error}`);
+  const count = {
+    entries: index.value.entryDates.length,
+    categories: index.value.categorySlugs.size,
+    topics: index.value.topicIds.size,
+  };
+  return packFile(collection, packOf(key, packCount(count[collection])));
+}
+
+/**
+ * A file of the built site in `dir` as the handler reads it: a record's detail (core/files.ts
+ * detailFile) out of its pack, any other file as it is; undefined when there is none.
+ */
+export function readServed(dir: string, file: string): string | undefined {
+  const index = parseSiteIndex(readFileSync(join(dir, SITE_INDEX_FILE), 'utf8'));
+  if (!index.ok) throw new Error(`${dir}: ${index.error}`);
+  const read = unpacking((f) => {
+    try {
+      return readFileSync(join(dir, f));
+    } catch {
+      return null;
+    }
+  }, index.value);
+  const bytes = read(file) as Uint8Array | null;
+  return bytes === null ? undefined : Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * A tree as it was laid out before records were packed: each pack replaced by its records' detail
+ * files, in sorted order. Holds what every answer of a detail is, byte for byte.
+ */
+export function unpackTree(tree: ReadonlyMap<string, Buffer>): Map<string, Buffer> {
+  const out = new Map([...tree].filter(([path]) => !PACK.test(path)));
+  for (const [path, bytes] of packedDetails(tree)) out.set(path, bytes);
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * Every file under `dir`: relative `/`-separated path → text (see comparable), in sorted order;
+ * with, besides the packs, each record they hold under its detail file's name (packedDetails).
+ */
 export function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [path, bytes] of readTreeBytes(dir))
-    out.set(path, BINARY.test(path) ? comparable(bytes) : bytes.toString('utf8'));
+  const tree = readTreeBytes(dir);
+  for (const [path, bytes] of tree) out.set(path, BINARY.test(path) ? comparable(bytes) : bytes.toString('utf8'));
+  for (const [path, bytes] of packedDetails(tree)) out.set(path, bytes.toString('utf8'));
   return out;
 }
 
 /**
  * A hash of each directory's files under `dir` (its direct files: their names and bytes), 16 hex
- * digits, by `/`-separated directory path ('' for `dir` itself); `skip` files are left out.
+ * digits, by `/`-separated directory path ('' for `dir` itself); `skip` files are left out. Of
+ * the tree as laid out before records were packed (unpackTree).
  */
 export function directoryHashes(dir: string, skip: readonly string[] = []): Map<string, string> {
   const lines = new Map<string, string[]>();
-  for (const [path, bytes] of readTreeBytes(dir)) {
+  for (const [path, bytes] of unpackTree(readTreeBytes(dir))) {
     if (skip.includes(path)) continue;
     const cut = path.lastIndexOf('/');
     const parent = cut === -1 ? '' : path.slice(0, cut);

@@ -10,14 +10,15 @@ import type { ConfigOverrides } from '../../generator/content/config.ts';
 import { loadContent } from '../../generator/content/load.ts';
 import { ContentError, formatProblem, type Problem } from '../../generator/content/problems.ts';
 import { createApiServer } from '../../generator/server/server.ts';
-import { readTree } from './files.ts';
+import { isDetailName, readTree } from './files.ts';
 import { tempDir } from './temp.ts';
 
 export type Tree = Map<string, string>;
 
 /** Paths whose text differs between two trees (present in one only, or with other bytes). */
 export function differing(a: Tree, b: Tree): string[] {
-  const paths = new Set([...a.keys(), ...b.keys()]);
+  // Files on disk: not the details readTree reads out of the packs.
+  const paths = new Set([...a.keys(), ...b.keys()].filter((p) => !isDetailName(p)));
   return [...paths].filter((p) => a.get(p) !== b.get(p)).sort();
 }
 
