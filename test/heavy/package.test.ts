@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INSTALL as CLOUDFLARE_INSTALL, startWorkerd, wranglerInstalled } from '../../tools/cloudflare/workerd.ts';
 import { denoDir, INSTALL as NETLIFY_INSTALL } from '../../tools/netlify/emulator.ts';
-import { readTree } from '../helpers/files.ts';
+import { readServed, readTree } from '../helpers/files.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -109,7 +109,7 @@ describe('the package', () => {
     run(pepys, ['build', '--content', 'second', '--out', 'deploy', '--target', 'netlify', '--quiet'], home);
     const functions = join(home, '.netlify', 'v1', 'edge-functions');
     expect(readdirSync(functions).sort()).toEqual(['pepys-api-site-index.json', 'pepys-api.js']);
-    const detail = readFileSync(join(home, 'deploy', 'api', 'v1', 'entries', '1914-08-02.json'), 'utf8');
+    const detail = readServed(join(home, 'deploy'), 'api/v1/entries/1914-08-02.json') as string;
     const deno = denoDir();
     if (deno !== null) {
       // In Deno, as Netlify runs it, with nothing but its own directory and the site's files.
