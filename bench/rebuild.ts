@@ -2,7 +2,8 @@
 // full-scale encyclopedia (issue 18), measured as a user runs it (through npm, a new process each
 // time), side by side in one run: a cold build into an empty directory, `cp -r` of its output
 // (the floor), a rebuild with nothing changed, and rebuilds after one entry's text, one entry's
-// title, one topic and one category changed (the watch mode benchmark's edits, bench/incremental.ts).
+// title, one topic and one category changed (the watch mode benchmark's edits, bench/incremental.ts);
+// and, when `hugo` is on the PATH, Hugo's build of the same records (bench/hugo.ts).
 // Medians over interleaved rounds; each figure with the files written and the peak RSS. Never a
 // test: figures only. See docs/performance.md, "Rebuilds".
 //
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { copyTree } from './cold.ts';
+import { hugoVersion, writeHugoSite } from './hugo.ts';
 import { editsFor } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
 import { cleanedUp, flushDisk, median, mustRun, Trash, waitForSettledDisk } from './measure.ts';
@@ -75,6 +77,21 @@ async function npmBuild(): Promise<Run> {
   return { wallMs: r.wallMs, written: figures.written, mode: figures.mode, maxRssMB: figures.maxRssBytes / 1e6 };
 }
 
+// Hugo's project of the same records, converted once (bench/hugo.ts); built cold in each round.
+const hugo = hugoVersion();
+const hugoSite = join(scratch, 'hugo-site');
+if (hugo !== null) {
+  log(`converting the records for ${hugo} …`);
+  await writeHugoSite(content, hugoSite);
+}
+const hugoRuns: number[] = [];
+async function hugoBuild(): Promise<number> {
+  const dest = join(scratch, 'hugo-public');
+  trash.put(dest);
+  flushDisk();
+  return (await mustRun('hugo', ['--quiet', '--source', hugoSite, '--destination', dest])).wallMs;
+}
+
 const edits = editsFor(content);
 const kinds = ['cold', 'unchanged', ...edits.map((e) => e.kind)] as const;
 const results = new Map<string, Run[]>(kinds.map((k) => [k, []]));
@@ -86,6 +103,7 @@ for (let round = 1; round <= runs; round++) {
   for (const name of ['public', '.public-gen-a', '.public-gen-b']) trash.put(join(dirname(out), name));
   (results.get('cold') as Run[]).push(await npmBuild());
   copies.push(await copyTree(realpathSync(out), join(scratch, 'copy'), trash));
+  if (hugo !== null) hugoRuns.push(await hugoBuild());
   // The first rebuild after a cold build links the other generation (once); the figures are of
   // the rebuilds after it, as an archivist editing and building again meets them.
   await npmBuild();
@@ -108,8 +126,23 @@ const labels: Record<string, string> = {
   topic: 'rebuild after one topic',
   category: 'rebuild after one category',
 };
+const hugoMs = median(hugoRuns);
 const figures: Figure[] = [
   { key: 'copy', label: 'cp -r of the output (floor)', value: copyMs, unit: 'ms' },
+  ...(hugo === null
+    ? []
+    : [
+        { key: 'hugo', label: 'Hugo, the same records, cold', value: hugoMs, unit: 'ms' },
+        {
+          key: 'cold-hugo',
+          label: 'cold build / Hugo',
+          value: med('cold', (r) => r.wallMs) / hugoMs,
+          unit: '×',
+          target: 0.25,
+          targetText: '≤ 0.25× Hugo',
+          reason: 'the build also makes the search index and the downloads (SQLite, gzip), which Hugo does not',
+        } satisfies Figure,
+      ]),
   ...kinds.map(
     (k): Figure => ({
       key: k,
@@ -159,12 +192,12 @@ const loadLine = `min ${loadSeen.min}, mean ${loadSeen.mean}, max ${loadSeen.max
 process.stdout.write(`${formatTable(figures, machineFacts(repo), loadLine)}\n\nmodes: ${modes.join('; ')}\n`);
 process.stdout.write(
   `${runs} rounds; whole diary with the full-scale encyclopedia: ${workload.files} content files; ` +
-    'Hugo: not compared here\n',
+    `Hugo: ${hugo ?? 'not compared (no hugo on the PATH: apt-get install hugo)'}\n`,
 );
 if (values.json !== undefined)
   writeFileSync(
     values.json as string,
-    `${JSON.stringify({ figures, runs: Object.fromEntries(results), copies }, null, 2)}\n`,
+    `${JSON.stringify({ figures, runs: Object.fromEntries(results), copies, hugo: hugoRuns }, null, 2)}\n`,
   );
 trash.put(scratch);
 trash.empty();
