@@ -12,7 +12,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { detailFile } from '../generator/core/files.ts';
+import { unpacking } from '../generator/core/packs.ts';
 import { sleep, type Trash } from './measure.ts';
+import { loadSite } from './range.ts';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -151,7 +154,9 @@ export async function startReadiness(
         continue;
       }
       const ms = performance.now() - started;
-      const file = readFileSync(join(outDir, 'api', 'v1', 'entries', `${date}.json`));
+      // The detail as the build wrote it, out of its pack (core/packs.ts).
+      const read = unpacking((f) => readFileSync(join(outDir, f)), loadSite(outDir));
+      const file = read(detailFile('entries', date)) as Uint8Array;
       if (!body.equals(file)) throw new Error(`npm start answered ${url} with other bytes than the file it built`);
       return ms;
     }
