@@ -180,9 +180,14 @@ const figures: Figure[] = [
   },
   { key: 'cold.npmShare', label: "  of which: npm's own start-up", value: npmShareMs, unit: 'ms' },
   { key: 'split.startup', label: '  of which: starting Node, loading the code', value: startupMs, unit: 'ms' },
-  { key: 'split.load', label: '  of which: list, read, parse (+ render details)', value: split('load'), unit: 'ms' },
+  { key: 'split.load', label: '  of which: list, read, parse', value: split('load'), unit: 'ms' },
   { key: 'split.validate', label: '  of which: validate (model)', value: split('validate'), unit: 'ms' },
-  { key: 'split.render', label: '  of which: render lists, index, schema', value: split('render'), unit: 'ms' },
+  {
+    key: 'split.render',
+    label: '  of which: render (packs, lists, index, search, downloads)',
+    value: split('render'),
+    unit: 'ms',
+  },
   { key: 'split.write', label: '  of which: wait for the writes, swap', value: split('write'), unit: 'ms' },
   { key: 'cold.cpu', label: 'cold full build (1x): CPU, all threads', value: m(cold.map((r) => r.cpuMs)), unit: 'ms' },
   {

@@ -12,8 +12,16 @@ import { fail, ok, type Result } from './result.ts';
 import type { IsoDate, Timestamp } from './types.ts';
 import { DEFAULT_WEB_URLS, type WebURLs } from './urls.ts';
 
+/**
+ * The version of the output's layout the index belongs to. 2: the details are packed
+ * (core/packs.ts). A server of this version finds no detail in an output of version 1 (one file a
+ * record), so it refuses that output's index and says to build again, rather than answer 503 for
+ * every record.
+ */
+const SITE_INDEX_VERSION = 2;
+
 export interface SiteIndexFile {
-  version: 1;
+  version: typeof SITE_INDEX_VERSION;
   /** Changes whenever anything a computed answer depends on changes. */
   buildId: string;
   apiOrigin: string;
@@ -70,14 +78,15 @@ export function siteIndexFile(model: Model): SiteIndexFile {
     entries: model.entries.map((e) => [e.date, e.title, e.lastModifiedTime]),
   };
   const buildId = hash64(JSON.stringify(body));
-  return { version: 1, buildId, ...body };
+  return { version: SITE_INDEX_VERSION, buildId, ...body };
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
 /** What is wrong with a parsed SITE_INDEX_FILE, or null when it is one. */
 function defect(f: Record<string, unknown>): string | null {
-  if (f.version !== 1) return `version is ${JSON.stringify(f.version)}, not 1`;
+  if (f.version !== SITE_INDEX_VERSION)
+    return `version is ${JSON.stringify(f.version)}, not ${SITE_INDEX_VERSION}: it was made by another version of the generator`;
   for (const key of ['buildId', 'apiOrigin', 'siteOrigin'] as const)
     if (!isString(f[key])) return `"${key}" is not a string`;
   if (!Number.isSafeInteger(f.pageSize) || (f.pageSize as number) < 1)
