@@ -12,6 +12,10 @@ export const SITE_INDEX_FILE = '_data/site-index.json';
 /** The ids of the people and the places, for `/api/v1/topics?kind=` (core/filters.ts). */
 export const TOPIC_KINDS_FILE = '_data/topic-kinds.json';
 
+/**
+ * The name a record's detail is read by. No file of that name is written: the detail lives in its
+ * pack (core/packs.ts), and the handler's reader (`unpacking`) reads it out of there by this name.
+ */
 export function detailFile(collection: Collection, key: string): string {
   return `api/v1/${collection}/${key}.json`;
 }
