@@ -15,6 +15,7 @@
 
 import { detailFile } from './files.ts';
 import type { ReadFile } from './handler.ts';
+import { fnv1a } from './hash.ts';
 import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';
 
@@ -32,11 +33,8 @@ export function packCount(count: number): number {
 
 /** The pack (0 ≤ pack < packs) of the record with this key: 32-bit FNV-1a, then Murmur3's finaliser. */
 export function packOf(key: string, packs: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+  // The finaliser mixes the high bits into the low ones the modulo keeps.
+  let h = fnv1a(key);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

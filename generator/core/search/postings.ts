@@ -4,6 +4,8 @@
 // positions are written as differences from the previous one, so most numbers take one character;
 // a document's count of positions only when it is not 1.
 
+import { fnv1a } from '../hash.ts';
+
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const DIGIT_CODES = Uint8Array.from(DIGITS, (c) => c.charCodeAt(0));
 const VALUE = new Int8Array(128).fill(-1);
@@ -150,12 +152,7 @@ export function decodePostings(text: string): Postings | null {
 
 /** The shard (0 to shards - 1) that holds a word: FNV-1a of its UTF-16 code units. */
 export function shardOf(term: string, shards: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) {
-    h ^= term.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) % shards;
+  return fnv1a(term) % shards;
 }
 
 /** A shard's text: one line a word, `word<TAB>postings`, in ascending order of word. */
