@@ -29,12 +29,8 @@ export interface ReadOptions extends LoadOptions {
    * default) when there are at least READ_AHEAD_MIN_FILES of them.
    */
   readAhead?: boolean | 'auto';
-  /**
-   * Called with each entry or topic file as soon as it is parsed, in the order of the listing, with
-   * the configuration it was parsed for (the build starts rendering entries with it: see build.ts).
-   */
-  /** Called as each file is parsed, with the site's configuration and category file (read first). */
-  onParsed?: (job: FileJob, parsed: ParsedFile, config: SiteConfig, categories: ParsedCategories) => void;
+  /** Called as each entry or topic file is parsed (the build's progress counts them). */
+  onParsed?: () => void;
   /** Called once the directory is listed, with the number of entry and topic files to read. */
   onListed?: (files: number) => void;
 }
@@ -118,7 +114,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
         // A file removed after it was listed is as if it had not been listed.
         if (p.gone) continue;
         parsed.set(file, p);
-        options.onParsed?.(job, p, config, categories);
+        options.onParsed?.();
       }
     }
   } finally {

@@ -30,14 +30,14 @@ import { collectionURL } from '../core/urls.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
 import { openApiFile } from './openapi.ts';
 import {
-  entryDetailFile,
+  entryDetailBody,
   entryFragment,
   type Fragments,
   type OutputFile,
   packFiles,
   pageOf,
   siteIndexBody,
-  topicDetailFile,
+  topicDetailBody,
   topicFragment,
 } from './render-site.ts';
 import { entryIndexFiles, topicIndexFiles } from './search-index.ts';
@@ -126,7 +126,7 @@ export function patchSite(
     const dates = entries.map((e) => e.date);
     const packs = packCount(dates.length);
     const changed = new Set(edits.entries.map(({ entry }) => packOf(entry.date, packs)));
-    files.push(...packFiles('entries', dates, (p) => entryDetailFile(o, entries[p] as Entry).body, changed));
+    files.push(...packFiles('entries', dates, (p) => entryDetailBody(o, entries[p] as Entry), changed));
   }
   const details = new Set<number>([...edits.topics.map((e) => e.position)]);
   for (const id of retold) {
@@ -137,7 +137,7 @@ export function patchSite(
     const ids = topics.map((t) => String(t.id));
     const packs = packCount(ids.length);
     const changed = new Set([...details].map((p) => packOf(ids[p] as string, packs)));
-    files.push(...packFiles('topics', ids, (p) => topicDetailFile(o, topics[p] as Topic, topicEntries).body, changed));
+    files.push(...packFiles('topics', ids, (p) => topicDetailBody(o, topics[p] as Topic, topicEntries), changed));
   }
 
   // The pages that hold a changed item: one per list that holds it.

@@ -2,7 +2,7 @@
 // its fragment reused in every list page that holds it. Given a RenderMemo (the watch mode), a
 // body whose inputs did not change since the last render is reused instead of rendered again.
 
-import { detailFile, pageFile, ROOT_FILE, SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
+import { pageFile, ROOT_FILE, SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
 import { topicKindsBody } from '../core/filters.ts';
 import { pretty, resultFragment } from '../core/json.ts';
 import {
@@ -69,18 +69,18 @@ function cacheOf<K, V = string>(memo: RenderMemo | undefined, name: string): Cac
 
 const NO_RECORD = {};
 
-/** An entry's detail file: a function of the entry and the origins alone. */
-export function entryDetailFile(o: Origins, e: Entry): TextFile {
-  return { path: detailFile('entries', e.date), body: pretty(entryDetail(o, e)) };
+/** An entry's detail, as its file holds it: a function of the entry and the origins alone. */
+export function entryDetailBody(o: Origins, e: Entry): string {
+  return pretty(entryDetail(o, e));
 }
 
 /**
- * A topic's detail file: a function of the topic, the dates of the entries that mention it and
- * the origins alone (topicDetail reads nothing else of the model).
+ * A topic's detail, as its file holds it: a function of the topic, the dates of the entries that
+ * mention it and the origins alone (topicDetail reads nothing else of the model).
  */
-export function topicDetailFile(o: Origins, t: Topic, topicEntries: ReadonlyMap<number, IsoDate[]>): TextFile {
+export function topicDetailBody(o: Origins, t: Topic, topicEntries: ReadonlyMap<number, IsoDate[]>): string {
   const model = { topicEntries } as Model;
-  return { path: detailFile('topics', String(t.id)), body: pretty(topicDetail(o, model, t)) };
+  return pretty(topicDetail(o, model, t));
 }
 
 /** An entry's item in a list page, rendered as a result fragment (core/json.ts). */
@@ -115,7 +115,7 @@ export function* packFiles(
   keys: readonly string[],
   body: (position: number) => string,
   only?: ReadonlySet<number>,
-  cache: Cache<string> = (_key, _record, _extras, render) => render(),
+  cache: Cache<string> = cacheOf<string>(undefined, 'packs'),
 ): Generator<TextFile> {
   for (const [pack, positions] of packMembers(keys)) {
     if (only !== undefined && !only.has(pack)) continue;
@@ -184,7 +184,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
     dates,
     (p) => {
       const e = model.entries[p] as Entry;
-      return entryDetails(e.date, e, [], () => entryDetailFile(o, e).body);
+      return entryDetails(e.date, e, [], () => entryDetailBody(o, e));
     },
     undefined,
     packs,
@@ -221,12 +221,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
     model.topics.map((t) => String(t.id)),
     (p) => {
       const t = model.topics[p] as Topic;
-      return topicDetails(
-        t.id,
-        t,
-        [model.topicEntries.get(t.id)],
-        () => topicDetailFile(o, t, model.topicEntries).body,
-      );
+      return topicDetails(t.id, t, [model.topicEntries.get(t.id)], () => topicDetailBody(o, t, model.topicEntries));
     },
     undefined,
     packs,
