@@ -6,15 +6,15 @@
 //
 //   npm run bench:layout -- [--scales 1,10,30] [--corpus DIR] [--json FILE]
 
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from '../generator/cli/options.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
-import { cleanedUp, flushDisk, mustRun, Trash, waitForSettledDisk } from './measure.ts';
+import { cleanedUp, flushDisk, mustRun, waitForSettledDisk } from './measure.ts';
 import { type Figure, formatTable, judge } from './table.ts';
-import { prepareWorkload } from './workload.ts';
+import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload, walk } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:layout -- [--scales 1,10,30] [--corpus DIR] [--json FILE]
@@ -23,7 +23,7 @@ Builds the whole diary with its encyclopedia at each scale of topics (cold, thro
 the files of the output, its largest directory and the build's peak RSS, against the CDNs' limits.
 
   --scales <list>      scales of the encyclopedia (default: 1,10,30)
-  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
+${CORPUS_HELP}
   --json <file>        also write the figures as JSON
   --no-wait            do not wait for the file system to settle after the last run's clean-up
 ${STANDARD_HELP}
@@ -32,7 +32,7 @@ const { values } = parseCommand('npm run bench:layout', USAGE, {
   options: {
     ...STANDARD_OPTIONS,
     scales: { type: 'string', default: '1,10,30' },
-    corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
+    corpus: corpusOption(repo),
     json: { type: 'string' },
     'no-wait': { type: 'boolean', default: false },
   },
@@ -40,31 +40,22 @@ const { values } = parseCommand('npm run bench:layout', USAGE, {
 const scales = (values.scales as string).split(',').map((s) => Number(s));
 if (scales.some((s) => !Number.isInteger(s) || s < 1))
   fail(`--scales: ${values.scales} is not a list of whole numbers`);
-if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does not exist`);
-const work = join(repo, '.cache', 'bench');
-const trash = new Trash(join(work, 'trash'));
-const log = (m: string) => process.stderr.write(`${m}\n`);
+const { work, trash, log } = benchPlace(repo, values.corpus as string);
 if (values['no-wait'] !== true) await waitForSettledDisk(work, log);
 
 /** The files of a tree, its largest directory (by files directly in it) and its bytes. */
 function census(dir: string): { files: number; bytes: number; largest: { dir: string; files: number } } {
   let files = 0;
   let bytes = 0;
+  const inDir = new Map<string, number>();
+  walk(dir, (path) => {
+    files++;
+    bytes += statSync(path).size;
+    const parent = relative(dir, dirname(path)) || '.';
+    inDir.set(parent, (inDir.get(parent) ?? 0) + 1);
+  });
   let largest = { dir: '.', files: 0 };
-  const walk = (path: string) => {
-    let here = 0;
-    for (const d of readdirSync(path, { withFileTypes: true })) {
-      const child = join(path, d.name);
-      if (d.isDirectory()) walk(child);
-      else {
-        here++;
-        bytes += statSync(child).size;
-      }
-    }
-    files += here;
-    if (here > largest.files) largest = { dir: relative(dir, path) || '.', files: here };
-  };
-  walk(dir);
+  for (const [d, n] of inDir) if (n > largest.files) largest = { dir: d, files: n };
   return { files, bytes, largest };
 }
 

@@ -9,18 +9,17 @@
 //
 //   npm run bench:rebuild -- [--runs N] [--corpus DIR] [--json FILE]
 
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { copyTree } from './cold.ts';
 import { hugoVersion, writeHugoSite } from './hugo.ts';
 import { editsFor } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
-import { cleanedUp, flushDisk, median, mustRun, Trash, waitForSettledDisk } from './measure.ts';
+import { cleanedUp, flushDisk, median, mustRun, waitForSettledDisk } from './measure.ts';
 import { type Figure, formatTable, judge } from './table.ts';
-import { prepareWorkload } from './workload.ts';
+import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:rebuild -- [--runs N] [--corpus DIR] [--json FILE]
@@ -29,7 +28,7 @@ Times npm run build on the whole diary: cold, cp -r of its output, a rebuild wit
 changed, and rebuilds after one edit of each kind; prints one table.
 
   --runs <n>           rounds (default: 3)
-  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
+${CORPUS_HELP}
   --json <file>        also write the figures as JSON
   --no-wait            do not wait for the file system to settle after the last run's clean-up
 ${STANDARD_HELP}
@@ -38,16 +37,13 @@ const { values } = parseCommand('npm run bench:rebuild', USAGE, {
   options: {
     ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '3' },
-    corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
+    corpus: corpusOption(repo),
     json: { type: 'string' },
     'no-wait': { type: 'boolean', default: false },
   },
 });
 const runs = wholeNumber('runs', values.runs as string);
-if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does not exist`);
-const work = join(repo, '.cache', 'bench');
-const trash = new Trash(join(work, 'trash'));
-const log = (m: string) => process.stderr.write(`${m}\n`);
+const { work, trash, log } = benchPlace(repo, values.corpus as string);
 
 if (values['no-wait'] !== true) await waitForSettledDisk(work, log);
 

@@ -6,20 +6,19 @@
 //
 //   npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { type BuildRun, coldBuild, copyTree } from './cold.ts';
 import type { EditRun } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
-import { cleanedUp, median, mustRun, Trash, waitForSettledDisk } from './measure.ts';
+import { cleanedUp, median, mustRun, waitForSettledDisk } from './measure.ts';
 import { loadSite, rangeAnswerMicros } from './range.ts';
 import { type ServerLoad, startReadiness } from './server.ts';
 import { type Figure, formatTable, judge } from './table.ts';
-import { prepareWorkload, sizeOf } from './workload.ts';
+import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload, sizeOf } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
@@ -30,7 +29,7 @@ times it (4x), and prints one table; the JSON goes to bench/results/ (or --json)
   --runs <n>           rounds of each measurement (default: 5)
   --quick              2 rounds, fewer repetitions: a smoke run, not figures to quote
   --json <file>        where to write the JSON (default: bench/results/<time>.json)
-  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
+${CORPUS_HELP}
   --no-wait            do not wait for the file system to settle after the last run's clean-up
 ${STANDARD_HELP}
 `;
@@ -40,18 +39,15 @@ const { values } = parseCommand('npm run bench', USAGE, {
     runs: { type: 'string', default: '5' },
     quick: { type: 'boolean', default: false },
     json: { type: 'string' },
-    corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
+    corpus: corpusOption(repo),
     'no-wait': { type: 'boolean', default: false },
   },
 });
 const quick = values.quick === true;
 const runs = quick ? 2 : wholeNumber('runs', values.runs as string);
-if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does not exist`);
 const growthRuns = quick ? 1 : Math.max(1, Math.ceil(runs / 2) + 1);
 const connections = 100;
-const work = join(repo, '.cache', 'bench');
-const trash = new Trash(join(work, 'trash'));
-const log = (m: string) => process.stderr.write(`${m}\n`);
+const { work, trash, log } = benchPlace(repo, values.corpus as string);
 if (values['no-wait'] !== true) await waitForSettledDisk(work, log);
 
 /** A port nothing listens on now. */

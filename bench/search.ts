@@ -12,10 +12,9 @@
 // - the counts of a few real queries.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { readContent, validate } from '../generator/content/load.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
@@ -24,8 +23,8 @@ import { entryFields, topicFields } from '../generator/core/search/documents.ts'
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { searchIndexFiles } from '../generator/render/search-index.ts';
 import { coldBuild } from './cold.ts';
-import { median, Trash } from './measure.ts';
-import { prepareWorkload, sizeOf } from './workload.ts';
+import { median } from './measure.ts';
+import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload, sizeOf } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:search -- [--runs N] [--corpus DIR]
@@ -34,21 +33,18 @@ Measures search on the whole diary: warm and cold answers, the index's size, the
 peak memory, and the counts of real queries (docs/search.md).
 
   --runs <n>           rounds of each measurement (default: 3)
-  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)
+${CORPUS_HELP}
 ${STANDARD_HELP}
 `;
 const { values } = parseCommand('npm run bench:search', USAGE, {
   options: {
     ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '3' },
-    corpus: { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') },
+    corpus: corpusOption(repo),
   },
 });
 const runs = wholeNumber('runs', values.runs as string);
-if (!existsSync(values.corpus as string)) fail(`--corpus: ${values.corpus} does not exist`);
-const work = join(repo, '.cache', 'bench');
-const trash = new Trash(join(work, 'trash'));
-const log = (m: string) => process.stderr.write(`${m}\n`);
+const { work, trash, log } = benchPlace(repo, values.corpus as string);
 
 /** The mixed set: rare and common words, phrases with stop words, or, exclusions, relevance, later pages. */
 const QUERIES = [

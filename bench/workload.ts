@@ -7,8 +7,26 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fail } from '../generator/cli/exit.ts';
 import { FOOTNOTES_MARKER } from '../generator/content/parse-entry.ts';
-import { mustRun, type Trash } from './measure.ts';
+import { mustRun, Trash } from './measure.ts';
+
+/** The `--corpus` option of the benches that prepare the workload, and its line of their usage. */
+export const CORPUS_HELP =
+  '  --corpus <dir>       the Standard Ebooks edition (default: ../shared/corpus/standard-ebooks-pepys-diary)';
+export function corpusOption(repo: string) {
+  return { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') } as const;
+}
+
+/**
+ * Where the benches work (`.cache/bench`, where the workloads are prepared and kept), the trash of
+ * old trees in it and a log to stderr; the corpus must exist first.
+ */
+export function benchPlace(repo: string, corpus: string): { work: string; trash: Trash; log: (line: string) => void } {
+  if (!existsSync(corpus)) fail(`--corpus: ${corpus} does not exist`);
+  const work = join(repo, '.cache', 'bench');
+  return { work, trash: new Trash(join(work, 'trash')), log: (line) => process.stderr.write(`${line}\n`) };
+}
 
 export interface Workload {
   scale: number;
@@ -19,7 +37,8 @@ export interface Workload {
 
 const TOOLS = ['generator/import', 'scripts/fixture-encyclopedia.ts', 'bench/workload.ts'];
 
-function walk(dir: string, visit: (path: string) => void): void {
+/** Visits every file under `dir`, depth first. */
+export function walk(dir: string, visit: (path: string) => void): void {
   for (const d of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, d.name);
     if (d.isDirectory()) walk(path, visit);
