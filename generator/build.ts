@@ -13,6 +13,7 @@ import { type LoadOptions, readContent, validate } from './content/load.ts';
 import { ContentError } from './content/problems.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
+import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
 import { renderFiles } from './render/render-site.ts';
 import { checkUnchanged } from './unchanged.ts';
 
@@ -71,6 +72,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   progress.step(`reading ${options.contentDir}`);
   const site: StagedSite | Rebuild =
     (options.full === true ? null : beginRebuild(options.outDir, inputs)) ?? beginSite(options.outDir, inputs);
+  const stopDownloads = new AbortController();
+  let downloads: Promise<Downloads> | undefined;
   try {
     const state = await readContent(options.contentDir, {
       ...options,
@@ -85,7 +88,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     progress.step(
       `rendering and writing ${model.entries.length} entries, ${model.categories.length} categories, ${model.topics.length} topics to ${options.outDir}`,
     );
-    for (const f of renderFiles(model)) site.add(f.path, f.body);
+    // The downloads (a SQLite database, gzip'ed NDJSON: about half of the rendering's work) are
+    // made on other threads while this one renders the rest.
+    downloads = downloadFilesInThread(model, stopDownloads.signal);
+    downloads.catch(() => {});
+    for (const f of renderFiles(model, undefined, { withoutDownloads: true })) site.add(f.path, f.body);
+    // The files first, their list (sizes and hashes) after them, as renderFiles gives them.
+    const { files, list } = await downloads;
+    for (const f of [...files, list]) site.add(f.path, f.body);
     const t3 = performance.now();
     // The old tree is removed in the background; the build does not wait for it.
     const written = (await site.commit()) as Awaited<ReturnType<StagedSite['commit']>> | RebuildStats;
@@ -110,6 +120,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     );
     return report;
   } catch (err) {
+    stopDownloads.abort(err);
+    await downloads?.catch(() => {});
     await site.abandon();
     throw err;
   }

@@ -1,14 +1,20 @@
 // Finishes the package's JavaScript build (`npm run build:package`): tsc has written dist/ from
 // the TypeScript sources (tsconfig.build.json, relative imports rewritten to .js); this copies the
-// worker scripts, which are JavaScript already, and points the stemmer's import, written by file
-// path for Deno (core/search/tokenize.ts), at its package, which an installed copy resolves.
+// worker scripts and the module they share with the TypeScript (JavaScript already), and points
+// the stemmer's import, written by file path for Deno (core/search/tokenize.ts), at its package,
+// which an installed copy resolves.
 
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-for (const worker of ['generator/content/read-worker.mjs', 'generator/output/write-worker.mjs'])
-  copyFileSync(`${repo}/${worker}`, `${repo}/dist/${worker}`);
+for (const script of [
+  'generator/content/read-worker.mjs',
+  'generator/output/write-worker.mjs',
+  'generator/render/database-worker.mjs',
+  'generator/render/sqlite-steps.mjs',
+])
+  copyFileSync(`${repo}/${script}`, `${repo}/dist/${script}`);
 const tokenize = `${repo}/dist/generator/core/search/tokenize.js`;
 const source = readFileSync(tokenize, 'utf8');
 const byPath = "'../../../node_modules/@orama/stemmers/dist/en.js'";

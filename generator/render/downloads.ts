@@ -8,8 +8,10 @@
 // the same bytes. Its build has FTS3/4, not FTS5: the text is indexed with FTS4's porter tokenizer.
 
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import initSqlJs, { type Database } from 'sql.js';
+import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { gzip, gzipSync } from 'node:zlib';
+import initSqlJs from 'sql.js';
 import { DOWNLOAD_PATHS, DOWNLOAD_TYPES, DOWNLOADS_FILE, downloadFile, STATIC_HEADERS_FILE } from '../core/files.ts';
 import { API_HEADERS } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
@@ -17,11 +19,12 @@ import type { Model } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } from '../core/records.ts';
 import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { CategoryDetail, Download, DownloadList, EntryDetail, TopicDetail } from '../core/types.ts';
+import { type Cell, type DatabaseStep, makeDatabase } from './sqlite-steps.mjs';
 
 const SQL = await initSqlJs();
 
 /** A file of the site whose body is bytes rather than text. */
-export interface BinaryFile {
+interface BinaryFile {
   path: string;
   body: Uint8Array;
 }
@@ -34,14 +37,18 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
     'A SQLite 3 database of everything: tables entries, categories, topics, entry_topics and topic_categories, full-text tables entries_fts and topics_fts (FTS4, porter).',
 };
 
-function ndjson(records: Iterable<unknown>): Uint8Array {
+/** Level 9, no name, mtime 0: the same records give the same bytes. */
+const GZIP = { level: 9 };
+const gzipAsync = promisify(gzip);
+
+/** The records as NDJSON, before gzip. */
+function ndjsonOf(records: Iterable<unknown>): Buffer {
   // Each line made bytes on its own, the lines joined once: never one string of the whole
   // collection, which was held twice over while it was made bytes (at ten times the encyclopedia,
   // its topics' 74 MB of text cost 140 MB more at the build's peak).
   const lines: Buffer[] = [];
   for (const r of records) lines.push(Buffer.from(`${JSON.stringify(r)}\n`));
-  // Level 9, no name, mtime 0: the same records give the same bytes.
-  return gzipSync(Buffer.concat(lines), { level: 9 });
+  return Buffer.concat(lines);
 }
 
 /** The schema: the columns are the fields of each detail; its lists of links become tables. */
@@ -72,33 +79,24 @@ CREATE VIRTUAL TABLE entries_fts USING fts4 (content="", title, text, notes, tok
 CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, tokenize=porter);
 `;
 
-type Cell = string | number | null;
 /** The fields of a record whose values are one cell: the columns a table can take from it. */
 type CellKeys<T> = { [K in keyof T]-?: T[K] extends Cell ? K : never }[keyof T];
 
-function insertAll(db: Database, sql: string, rows: Iterable<readonly Cell[]>): void {
-  const statement = db.prepare(sql);
-  try {
-    for (const row of rows) statement.run([...row]);
-  } finally {
-    statement.free();
-  }
-}
-
-/** Inserts each record's `columns` (fields of its detail, by the same names) into `table`. */
+/** The step that inserts each record's `columns` (fields of its detail, by the same names) into `table`. */
 function insertRecords<T>(
-  db: Database,
   table: string,
   columns: ReadonlyArray<CellKeys<T>>,
   records: readonly T[],
   extra: { column: string; values: readonly Cell[] } | null = null,
-): void {
+): DatabaseStep {
   const names = [...columns.map(String), ...(extra === null ? [] : [extra.column])];
-  insertAll(
-    db,
-    `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-    records.map((r, i) => [...columns.map((c) => r[c] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])]),
-  );
+  return {
+    sql: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    rows: records.map((r, i) => [
+      ...columns.map((c) => r[c] as Cell),
+      ...(extra === null ? [] : [extra.values[i] ?? null]),
+    ]),
+  };
 }
 
 const ENTRY_COLUMNS: ReadonlyArray<CellKeys<EntryDetail>> = [
@@ -147,65 +145,118 @@ interface Details {
   topics: TopicDetail[];
 }
 
-function database(model: Model, d: Details): Uint8Array {
-  const db = new SQL.Database();
-  try {
-    // Temporary tables (VACUUM's copy) in SQLite's memory, not in files of the emulated file system,
-    // which grow by copying: the same database, made faster and in less memory.
-    db.run('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
-    db.run(SCHEMA);
-    db.run('BEGIN');
-    insertRecords(db, 'entries', ENTRY_COLUMNS, d.entries);
-    insertAll(
-      db,
-      'INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
-      d.entries.map((e, i) => [i + 1, ...entryFields(e)]),
-    );
-    // A category's links to its ancestors become its parent's slug.
-    const parents = { column: 'parent', values: model.categories.map((c) => c.parent) };
-    insertRecords(db, 'categories', CATEGORY_COLUMNS, d.categories, parents);
-    insertRecords(db, 'topics', TOPIC_COLUMNS, d.topics);
-    insertAll(
-      db,
-      'INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
-      d.topics.map((t) => [t.id, ...topicFields(t)]),
-    );
-    insertAll(
-      db,
-      'INSERT INTO entry_topics VALUES (?, ?)',
-      model.entries.flatMap((e) => e.topicIds.map((id) => [e.date, id])),
-    );
-    insertAll(
-      db,
-      'INSERT INTO topic_categories VALUES (?, ?)',
-      model.topics.flatMap((t) => t.categorySlugs.map((s) => [t.id, s])),
-    );
-    db.run('COMMIT');
+/** What makes the database, in order: its schema, every row, then its compaction. */
+function databaseSteps(model: Model, d: Details): DatabaseStep[] {
+  // A category's links to its ancestors become its parent's slug.
+  const parents = { column: 'parent', values: model.categories.map((c) => c.parent) };
+  return [
+    // Temporary tables (VACUUM's copy) in SQLite's memory, not in files of the emulated file
+    // system, which grow by copying: the same database, made faster and in less memory.
+    { sql: 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;' },
+    { sql: SCHEMA },
+    { sql: 'BEGIN' },
+    insertRecords('entries', ENTRY_COLUMNS, d.entries),
+    {
+      sql: 'INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
+      rows: d.entries.map((e, i) => [i + 1, ...entryFields(e)]),
+    },
+    insertRecords('categories', CATEGORY_COLUMNS, d.categories, parents),
+    insertRecords('topics', TOPIC_COLUMNS, d.topics),
+    {
+      sql: 'INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
+      rows: d.topics.map((t) => [t.id, ...topicFields(t)]),
+    },
+    {
+      sql: 'INSERT INTO entry_topics VALUES (?, ?)',
+      rows: model.entries.flatMap((e) => e.topicIds.map((id) => [e.date, id])),
+    },
+    {
+      sql: 'INSERT INTO topic_categories VALUES (?, ?)',
+      rows: model.topics.flatMap((t) => t.categorySlugs.map((s) => [t.id, s])),
+    },
+    { sql: 'COMMIT' },
     // Each full-text index as one b-tree segment: smaller, and faster to search.
-    db.run("INSERT INTO entries_fts (entries_fts) VALUES ('optimize')");
-    db.run("INSERT INTO topics_fts (topics_fts) VALUES ('optimize')");
-    db.run('VACUUM');
-    return db.export();
-  } finally {
-    db.close();
-  }
+    { sql: "INSERT INTO entries_fts (entries_fts) VALUES ('optimize')" },
+    { sql: "INSERT INTO topics_fts (topics_fts) VALUES ('optimize')" },
+    { sql: 'VACUUM' },
+  ];
 }
 
-/** The whole-data files, by name, in the order the list gives them. */
-function downloadBodies(model: Model): Map<string, Uint8Array> {
+/**
+ * Makes the database on a thread of its own (database-worker.mjs), while the caller goes on;
+ * `signal` stops that thread (the promise then rejects with the signal's reason).
+ */
+function databaseInThread(steps: DatabaseStep[], signal?: AbortSignal): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./database-worker.mjs', import.meta.url), { workerData: { steps } });
+    const stop = () => {
+      reject(signal?.reason);
+      void worker.terminate();
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    const settle = () => signal?.removeEventListener('abort', stop);
+    worker.once('message', (bytes: Uint8Array) => {
+      settle();
+      resolve(bytes);
+    });
+    worker.once('error', (err) => {
+      settle();
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      settle();
+      reject(new Error(`the thread making the downloads' database stopped (exit code ${code})`));
+    });
+  });
+}
+
+/** Every record's detail, once, for its NDJSON line and its row. */
+function detailsOf(model: Model): Details {
   const o: Origins = originsOf(model);
-  // Each detail made once, for its NDJSON line and its row.
-  const d: Details = {
+  return {
     entries: model.entries.map((e) => entryDetail(o, e)),
     categories: model.categories.map((c) => categoryDetail(o, model, c)),
     topics: model.topics.map((t) => topicDetail(o, model, t)),
   };
+}
+
+/** The whole-data files, by name, in the order the list gives them. */
+function downloadBodies(model: Model): Map<string, Uint8Array> {
+  const d = detailsOf(model);
   return new Map([
-    ['entries.ndjson.gz', ndjson(d.entries)],
-    ['categories.ndjson.gz', ndjson(d.categories)],
-    ['topics.ndjson.gz', ndjson(d.topics)],
-    ['diary.sqlite', database(model, d)],
+    ['entries.ndjson.gz', gzipSync(ndjsonOf(d.entries), GZIP)],
+    ['categories.ndjson.gz', gzipSync(ndjsonOf(d.categories), GZIP)],
+    ['topics.ndjson.gz', gzipSync(ndjsonOf(d.topics), GZIP)],
+    ['diary.sqlite', makeDatabase(SQL, databaseSteps(model, d))],
   ]);
+}
+
+/**
+ * The same bodies, made off this thread: the database on a thread of its own, the gzip on libuv's
+ * pool. The details and the rows are made here first (a tenth of the work); the caller renders
+ * the rest of the site meanwhile.
+ */
+async function downloadBodiesInThread(model: Model, signal?: AbortSignal): Promise<Map<string, Uint8Array>> {
+  const { database, zipped } = startDownloads(model, signal);
+  const [entries, categories, topics] = await Promise.all(zipped);
+  return new Map([
+    ['entries.ndjson.gz', entries as Uint8Array],
+    ['categories.ndjson.gz', categories as Uint8Array],
+    ['topics.ndjson.gz', topics as Uint8Array],
+    ['diary.sqlite', await database],
+  ]);
+}
+
+/** Sets the work going; the details are not kept past it (only the threads' copies are). */
+function startDownloads(
+  model: Model,
+  signal?: AbortSignal,
+): { database: Promise<Uint8Array>; zipped: Promise<Buffer>[] } {
+  const d = detailsOf(model);
+  const database = databaseInThread(databaseSteps(model, d), signal);
+  // Already running: its failure is awaited by the caller, never left unhandled meanwhile.
+  database.catch(() => {});
+  return { database, zipped: [d.entries, d.categories, d.topics].map((r) => gzipAsync(ndjsonOf(r), GZIP)) };
 }
 
 /**
@@ -226,8 +277,12 @@ export function staticHeadersFile(): { path: string; body: string } {
 }
 
 /** The whole-data files and their list. */
-export function downloadFiles(model: Model): { files: BinaryFile[]; list: { path: string; body: string } } {
-  const bodies = downloadBodies(model);
+export interface Downloads {
+  files: BinaryFile[];
+  list: { path: string; body: string };
+}
+
+function downloadsOf(model: Model, bodies: Map<string, Uint8Array>): Downloads {
   const downloads: Download[] = [...bodies].map(([name, body]) => ({
     name,
     description: DESCRIPTIONS[name] ?? '',
@@ -241,4 +296,17 @@ export function downloadFiles(model: Model): { files: BinaryFile[]; list: { path
     files: [...bodies].map(([name, body]) => ({ path: downloadFile(name), body })),
     list: { path: DOWNLOADS_FILE, body: pretty(list) },
   };
+}
+
+/** The whole-data files and their list, made on this thread. */
+export function downloadFiles(model: Model): Downloads {
+  return downloadsOf(model, downloadBodies(model));
+}
+
+/**
+ * The same files, byte for byte, made mostly off this thread (the cold build renders the rest of
+ * the site meanwhile); `signal` stops the work, and the promise then rejects.
+ */
+export async function downloadFilesInThread(model: Model, signal?: AbortSignal): Promise<Downloads> {
+  return downloadsOf(model, await downloadBodiesInThread(model, signal));
 }

@@ -137,7 +137,10 @@ export type Fragments = Record<Collection, readonly string[]>;
 export interface RenderOptions {
   /** Given the list items once they are rendered (the watch mode keeps them: see render/patch.ts). */
   fragments?: (fragments: Fragments) => void;
-  /** Leave out the downloads (the watch mode makes them after a burst of edits: watch/session.ts). */
+  /**
+   * Leave out the downloads: the build makes them on other threads meanwhile (build.ts), the watch
+   * mode after a burst of edits (watch/session.ts).
+   */
   withoutDownloads?: boolean;
 }
 
