@@ -9,7 +9,7 @@ import {
   parseSearch,
   type SearchQuery,
 } from '../generator/core/search/query.ts';
-import { terms } from '../generator/core/search/tokenize.ts';
+import { terms, textWords, tokenize, tokenizeFrom } from '../generator/core/search/tokenize.ts';
 
 function parsed(raw: string): SearchQuery {
   const p = parseSearch(raw);
@@ -24,6 +24,35 @@ describe('tokenizer', () => {
     expect(terms('Plague plagues PLAGUED')).toEqual(['plagu', 'plagu', 'plagu']);
     expect(terms('Théorbo café')).toEqual(terms('theorbo cafe'));
     expect(terms('And so to bed.')).toEqual(['and', 'so', 'to', 'bed']);
+  });
+
+  // Pieces of text whose runs are not one ASCII word each: a ligature and a fraction (NFKD splits
+  // or keeps them), marks, letters and digits beyond the BMP, typographic punctuation, and lone
+  // surrogates (never in a run).
+  const piece = fc.oneof(
+    fc.constantFrom('and', 'so', 'to bed', 'ﬁre', '½', 'e\u0301t', 'Œuvre', '٣٤', '𝔭𝔢𝔭𝔶𝔰', '’', '—', ' ', '.'),
+    fc.constantFrom('\ud835', '\udd2d', 'x\ud800y'),
+    fc.string({ unit: 'grapheme', maxLength: 3 }),
+  );
+  const anyText = fc.array(piece, { maxLength: 30 }).map((ps) => ps.join(''));
+
+  it('skips words as it reads them: from word `skip` on, the words of a whole reading', () => {
+    fc.assert(
+      fc.property(anyText, fc.nat({ max: 40 }), (text, skip) => {
+        const all = tokenize(text);
+        // Word `skip` is read with the other words of its written run, from the run's first.
+        let first = Math.min(skip, all.length);
+        while (first > 0 && first < all.length && all[first - 1]?.start === all[first]?.start) first--;
+        const from = tokenizeFrom(text, skip);
+        expect(from.first).toBe(first);
+        expect(from.tokens).toEqual(all.slice(first));
+        // And as a reader who keeps the text's words does.
+        expect(tokenizeFrom(text, skip, undefined, textWords(text))).toEqual(from);
+      }),
+      { numRuns: 500 },
+    );
+    // Word 1 is the second of "6½" (NFKD: 61⁄2): the runs after it are read, not skipped.
+    expect(tokenizeFrom('6½d. and so to bed', 1).tokens.map((t) => t.term)).toEqual(terms('6½d. and so to bed'));
   });
 });
 

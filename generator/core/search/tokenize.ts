@@ -128,15 +128,19 @@ export function tokenizeFrom(
   if (words !== undefined) return tokenizeKept(text, skip, words, enough);
   const tokens: Token[] = [];
   let counted = 0;
+  // Until the run that holds word `skip`: a run after it is read whole however few words came
+  // before (a run of several words, as "6½" is, may hold word `skip` and others after it).
+  let skipping = skip > 0;
   const runs = runsOf();
   for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
     const run = m[0];
-    if (counted < skip) {
+    if (skipping) {
       const n = wordCount(run);
       if (counted + n <= skip) {
         counted += n;
         continue;
       }
+      skipping = false;
     }
     const start = m.index;
     const end = start + run.length;
