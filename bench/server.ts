@@ -32,15 +32,20 @@ export interface LoadOptions {
 
 /**
  * `npm start -- --no-build` (without npm: node-ts.mjs, as npm runs it) on 127.0.0.1 and a free
- * port, its errors on this process's stderr. The caller stops it.
+ * port, its errors on this process's stderr; with `how`, those options instead of --no-build
+ * (`--content DIR --watch`: it answers once it has built). The caller stops it.
  */
-export async function startServer(repo: string, outDir: string): Promise<{ child: ChildProcess; origin: string }> {
+export async function startServer(
+  repo: string,
+  outDir: string,
+  how: readonly string[] = ['--no-build'],
+): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(
     process.execPath,
     [
       'generator/cli/node-ts.mjs',
       'generator/cli/start.ts',
-      '--no-build',
+      ...how,
       '--out',
       outDir,
       '--host',

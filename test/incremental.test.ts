@@ -236,6 +236,76 @@ describe('the downloads in watch mode', () => {
   });
 });
 
+describe('the downloads in watch mode, made on other threads', () => {
+  const file = 'entries/1660/1660-02-04.html';
+  const edit = (contentDir: string, text: string) =>
+    writeFileSync(join(contentDir, file), entryFile('1660-02-04', 'topics: [4]\n', `<p>${text}</p>`));
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('of content edited while they are made are dropped; those of the latest content go live', async () => {
+    const { contentDir, outDir, session } = await open(mediumSite(120, 60), 0);
+    edit(contentDir, 'First.');
+    expect((await session.rebuild([file])).ok).toBe(true);
+    // Their timer (0 ms) fires and their thread starts; the next edit comes while it works.
+    await pause(5);
+    edit(contentDir, 'Second.');
+    expect((await session.rebuild([file])).ok).toBe(true);
+    await session.downloadsSettled();
+    expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
+  });
+
+  it('stop with the session: closed while they are made, nothing more is written', async () => {
+    const { contentDir, outDir, session } = await open(mediumSite(120, 60), 0);
+    edit(contentDir, 'First.');
+    expect((await session.rebuild([file])).ok).toBe(true);
+    await pause(5);
+    const before = readTree(outDir);
+    session.close();
+    await session.downloadsSettled();
+    await pause(300);
+    expect(readTree(outDir)).toEqual(before);
+  });
+});
+
+describe('rescans', () => {
+  it('read a file written just before it was read again, and render nothing when it holds what was rendered', async () => {
+    const contentDir = writeContent(mediumSite(60, 20));
+    // Every file older than a second when it is read, as an archivist's are: only the edited one is
+    // then recent (read-file.ts RACY_MS).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const outDir = join(tempDir('pepys-watch-'), 'public');
+    const session = await BuildSession.open({ contentDir, outDir, env: {}, downloadsDelayMs: -1 });
+    sessions.push(session);
+    const file = 'entries/1660/1660-02-04.html';
+    writeFileSync(join(contentDir, file), entryFile('1660-02-04', 'topics: [4]\n', '<p>Edited.</p>'));
+    expect((await session.rebuild([file])).ok).toBe(true);
+    // The configuration and the categories written again as they were, with no event to say so.
+    for (const name of ['site.yaml', 'categories.yaml'])
+      writeFileSync(join(contentDir, name), readFileSync(join(contentDir, name)));
+    // Their signatures are not trusted (written within the last second): read again, they are the same.
+    const same = await session.rebuild([], { rescan: true });
+    expect(same.skipped).toBe(true);
+    // Changed once more, with no event to say so: the rescan finds it.
+    writeFileSync(join(contentDir, file), entryFile('1660-02-04', 'topics: [4]\n', '<p>Edited again.</p>'));
+    const found = await session.rebuild([], { rescan: true });
+    expect(found.ok).toBe(true);
+    expect(found.skipped).toBe(false);
+    expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
+    // And so with the configuration (another page size) and the categories (another title).
+    const site = join(contentDir, 'site.yaml');
+    writeFileSync(site, readFileSync(site, 'utf8').replace('pageSize: 20', 'pageSize: 25'));
+    expect((await session.rebuild([], { rescan: true })).skipped).toBe(false);
+    expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
+    const categories = join(contentDir, 'categories.yaml');
+    const text = readFileSync(categories, 'utf8');
+    const retitled = text.replace(/title: (.*)/, 'title: $1, retitled');
+    expect(retitled).not.toBe(text);
+    writeFileSync(categories, retitled);
+    expect((await session.rebuild([], { rescan: true })).skipped).toBe(false);
+    expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
+  });
+});
+
 describe('watch mode', () => {
   it('rebuilds after a file changes on disk', async () => {
     const contentDir = writeContent(mediumSite(60, 20));

@@ -8,9 +8,10 @@
 // rescan has run), the state is what readContent would read from the same directory.
 
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { lowerBound } from '../core/ranges.ts';
 import { isDirectory } from '../paths.ts';
-import { SITE_FILE } from './config.ts';
+import { readSiteConfig, SITE_FILE } from './config.ts';
 import { ENTRIES_DIR, ENTRY_SUFFIX, listContent, TOPIC_SUFFIX, TOPICS_DIR } from './discover.ts';
 import { CATEGORIES_FILE, type ContentState, type LoadOptions, readCategories, readContent } from './load.ts';
 import { type FileKind, type ParsedFile, parseContentFile } from './parse-file.ts';
@@ -87,12 +88,24 @@ function record(state: ContentState, kind: FileKind, file: string, parsed: Parse
  * anything was read again or dropped.
  */
 function refreshFile(state: ContentState, kind: FileKind, file: string, ifChanged: boolean): boolean {
-  if (ifChanged) {
-    const known = state.parsed.get(file);
-    const now = signatureAt(join(state.contentDir, file));
-    if (known === undefined ? now === null : known.signature === now) return false;
+  const parsed = (): ParsedFile => parseContentFile(state.contentDir, { kind, file }, state.config);
+  if (!ifChanged) return record(state, kind, file, parsed());
+  const known = state.parsed.get(file);
+  const now = signatureAt(join(state.contentDir, file));
+  if (known === undefined ? now === null : known.signature === now) return false;
+  const again = parsed();
+  // A file read again only to be sure of it (one written just before it was read, whose
+  // signature is never trusted) that parses as it did holds what was rendered: nothing changed,
+  // and the rescan that follows every edit renders nothing. Its signature is now the trusted one.
+  if (known !== undefined && !again.gone && sameParse(known, again)) {
+    known.signature = again.signature;
+    return false;
   }
-  return record(state, kind, file, parseContentFile(state.contentDir, { kind, file }, state.config));
+  return record(state, kind, file, again);
+}
+
+function sameParse(a: ParsedFile, b: ParsedFile): boolean {
+  return a.kind === b.kind && isDeepStrictEqual(a.parsed, b.parsed) && isDeepStrictEqual(a.problems, b.problems);
 }
 
 /**
@@ -140,17 +153,27 @@ export async function updateContent(
   const { contentDir } = state;
   // Defaults of every file come from site.yaml: when it changed, everything is read again.
   // An event always reads again; a rescan when the file differs from what was read.
+  // A rescan reads again a file it cannot trust (one written just before it was read): when it
+  // says what it said, nothing changed (as for entries and topics, refreshFile).
   if (paths.has(SITE_FILE) || (full && signatureAt(join(contentDir, SITE_FILE)) !== state.siteSignature)) {
-    return { state: await readContent(contentDir, options), changed: true };
+    const site = paths.has(SITE_FILE) ? null : readSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {});
+    if (site === null || !isDeepStrictEqual([site.config, site.problems], [state.config, state.siteProblems]))
+      return { state: await readContent(contentDir, options), changed: true };
+    state.siteSignature = site.signature;
   }
   let changed = false;
   let needRescan = full;
-  if (
-    paths.has(CATEGORIES_FILE) ||
-    (full && signatureAt(join(contentDir, CATEGORIES_FILE)) !== state.categories.signature)
-  ) {
+  if (paths.has(CATEGORIES_FILE)) {
     state.categories = readCategories(contentDir);
     changed = true;
+  } else if (full && signatureAt(join(contentDir, CATEGORIES_FILE)) !== state.categories.signature) {
+    const again = readCategories(contentDir);
+    if (isDeepStrictEqual({ ...again, signature: null }, { ...state.categories, signature: null }))
+      state.categories.signature = again.signature;
+    else {
+      state.categories = again;
+      changed = true;
+    }
   }
   for (const path of paths) {
     const kind = classify(path);

@@ -34,7 +34,7 @@ import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/ge
 import { replaceFile } from '../output/replace-file.ts';
 import { discard } from '../output/trash.ts';
 import { prepareOutput, writeFiles } from '../output/writer.ts';
-import { downloadFiles } from '../render/downloads.ts';
+import { type Downloads, downloadFiles, downloadFilesInThread } from '../render/downloads.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 import { RenderMemo } from '../render/render-memo.ts';
 import { type Fragments, type OutputFile, renderSite, sameBody } from '../render/render-site.ts';
@@ -128,6 +128,13 @@ interface RenderBasis {
   topicAt: Map<number, number>;
 }
 
+/** Downloads being made on other threads: of which model, how to stop them, what they made. */
+interface DownloadsRun {
+  model: RenderedSite['model'];
+  stop: AbortController;
+  made: Downloads | null;
+}
+
 /** Calls `visit` with the path and body of every file of a site, each path once. */
 type Files = (visit: (path: string, body: OutputFile['body']) => void) => void;
 
@@ -194,6 +201,10 @@ export class BuildSession {
   /** The pending remake of the downloads, and who waits for it (downloadsSettled). */
   private downloadsTimer: NodeJS.Timeout | null = null;
   private downloadsWaiters: Array<() => void> = [];
+  /** The downloads being made on other threads (downloadFilesInThread), of that model. */
+  private downloadsRun: DownloadsRun | null = null;
+  /** Rebuilds under way: made downloads wait for them to end before they go live. */
+  private rebuilding = 0;
   /** The tree that is not live lacks the changes of the last swap (the catch-up is pending). */
   private behind = false;
   /** The tree that is not live was partly written by a rebuild that failed: swap it even if the next rebuild writes nothing. */
@@ -271,6 +282,18 @@ export class BuildSession {
    * `rescan`, after comparing every file with what was read. Never throws.
    */
   async rebuild(changedPaths: Iterable<string>, options: RebuildOptions = {}): Promise<RebuildReport> {
+    this.rebuilding++;
+    try {
+      return await this.rebuildNow(changedPaths, options);
+    } finally {
+      this.rebuilding--;
+      // Downloads made meanwhile go live now, if the content is still what they were made of.
+      const run = this.downloadsRun;
+      if (this.rebuilding === 0 && run?.made != null) this.downloadsMade(run);
+    }
+  }
+
+  private async rebuildNow(changedPaths: Iterable<string>, options: RebuildOptions): Promise<RebuildReport> {
     const t0 = performance.now();
     let caughtUp = 0;
     const mustRender = this.needsRender || options.force === true;
@@ -493,19 +516,25 @@ export class BuildSession {
     this.catchUp = null;
     if (this.downloadsTimer !== null) clearTimeout(this.downloadsTimer);
     this.downloadsTimer = null;
+    this.stopDownloads();
     for (const w of this.downloadsWaiters.splice(0)) w();
   }
 
-  /** Makes the pending downloads now rather than when their timer fires; returns the paths changed. */
+  /**
+   * Makes the pending downloads now, on this thread, rather than when their timer fires (or
+   * instead of those being made on other threads); returns the paths changed.
+   */
   makeDownloadsNow(): string[] {
-    if (this.downloadsTimer === null) return [];
-    clearTimeout(this.downloadsTimer);
+    if (this.downloadsTimer === null && this.downloadsRun === null) return [];
+    if (this.downloadsTimer !== null) clearTimeout(this.downloadsTimer);
+    this.downloadsTimer = null;
+    this.stopDownloads();
     return this.remakeDownloads();
   }
 
   /** Resolves once the downloads are made for the latest valid content (at once if they are). */
   downloadsSettled(): Promise<void> {
-    if (this.downloadsTimer === null) return Promise.resolve();
+    if (this.downloadsTimer === null && this.downloadsRun === null) return Promise.resolve();
     return new Promise((resolve) => this.downloadsWaiters.push(resolve));
   }
 
@@ -513,29 +542,100 @@ export class BuildSession {
   private scheduleDownloads(): string[] {
     if (this.downloadsTimer !== null) clearTimeout(this.downloadsTimer);
     this.downloadsTimer = null;
+    // Those being made are of content that is no longer the latest.
+    this.stopDownloads();
     const delay = this.options.downloadsDelayMs ?? DOWNLOADS_DELAY_MS;
     if (delay < 0) return this.remakeDownloads();
-    this.downloadsTimer = setTimeout(() => this.remakeDownloads(), delay);
+    this.downloadsTimer = setTimeout(() => this.startDownloads(), delay);
     return [];
   }
 
-  /** Makes the downloads of the last valid model and puts them live like a rebuild's files. */
+  /**
+   * Makes the downloads of the last valid model on other threads (a second of SQLite's work on
+   * the whole diary, during which this thread goes on serving and rebuilding); they go live when
+   * made, unless the content changed meanwhile (its own downloads follow), and after any rebuild
+   * under way.
+   */
+  private startDownloads(): void {
+    this.downloadsTimer = null;
+    const model = this.basis?.site.model;
+    if (model === undefined) {
+      this.settleDownloads();
+      return;
+    }
+    const run: DownloadsRun = { model, stop: new AbortController(), made: null };
+    this.downloadsRun = run;
+    downloadFilesInThread(model, run.stop.signal).then(
+      (made) => {
+        if (this.downloadsRun !== run) return;
+        run.made = made;
+        if (this.rebuilding === 0) this.downloadsMade(run);
+      },
+      (err: unknown) => {
+        if (this.downloadsRun !== run) return;
+        this.downloadsRun = null;
+        this.warn(`making the downloads failed: ${describeFault(err)}`);
+        this.settleDownloads();
+      },
+    );
+  }
+
+  /** Puts made downloads live, if the content is still what they were made of. */
+  private downloadsMade(run: DownloadsRun): string[] {
+    this.downloadsRun = null;
+    try {
+      if (run.made === null || this.basis?.site.model !== run.model) return [];
+      return this.putDownloadsLive(run.made);
+    } finally {
+      this.settleDownloads();
+    }
+  }
+
+  /** Stops the downloads being made on other threads, if any (their result is never used). */
+  private stopDownloads(): void {
+    const run = this.downloadsRun;
+    this.downloadsRun = null;
+    run?.stop.abort();
+  }
+
+  /** Makes the downloads of the last valid model on this thread and puts them live. */
   private remakeDownloads(): string[] {
     this.downloadsTimer = null;
     const model = this.basis?.site.model;
     try {
       if (model === undefined) return [];
-      const downloads = downloadFiles(model);
+      let made: Downloads;
+      try {
+        made = downloadFiles(model);
+      } catch (err) {
+        this.warn(`making the downloads failed: ${describeFault(err)}`);
+        return [];
+      }
+      return this.putDownloadsLive(made);
+    } finally {
+      this.settleDownloads();
+    }
+  }
+
+  /** Puts the downloads live like a rebuild's files: the files first, their list after them. */
+  private putDownloadsLive(downloads: Downloads): string[] {
+    try {
       this.finishCatchUp();
-      // The files first, their list (sizes and hashes) after them.
       return this.goLive((dir, tree) => applySome(dir, tree, [...downloads.files, downloads.list]));
     } catch (err) {
-      const warn = this.options.onWarning ?? ((line: string) => process.stderr.write(`${line}\n`));
-      warn(`making the downloads failed: ${describeFault(err)}`);
+      this.warn(`making the downloads failed: ${describeFault(err)}`);
       return [];
-    } finally {
-      for (const w of this.downloadsWaiters.splice(0)) w();
     }
+  }
+
+  /** Tells those waiting for the downloads, once none are pending. */
+  private settleDownloads(): void {
+    if (this.downloadsTimer !== null || this.downloadsRun !== null) return;
+    for (const w of this.downloadsWaiters.splice(0)) w();
+  }
+
+  private warn(line: string): void {
+    (this.options.onWarning ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
   }
 
   /**
@@ -586,8 +686,9 @@ export class BuildSession {
         this.finishCatchUp();
       } catch (err) {
         // Retried at the start of the next rebuild.
-        const warn = this.options.onWarning ?? ((line: string) => process.stderr.write(`${line}\n`));
-        warn(`bringing ${slotDir(this.options.outDir, otherSlot(this.live))} up to date failed: ${describeFault(err)}`);
+        this.warn(
+          `bringing ${slotDir(this.options.outDir, otherSlot(this.live))} up to date failed: ${describeFault(err)}`,
+        );
       }
     }, GRACE_MS);
     this.catchUp.unref();
