@@ -14,12 +14,18 @@ import {
   encodePostings,
   findInShard,
   type Postings,
+  replaceDocument,
   shardOf,
 } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
 import { snippet } from '../generator/core/search/snippet.ts';
 import { type TextWords, terms, textWords } from '../generator/core/search/tokenize.ts';
-import { collectionIndexFiles } from '../generator/render/search-index.ts';
+import {
+  changeDocuments,
+  collectionIndex,
+  collectionIndexFiles,
+  collectionIndexFilesOf,
+} from '../generator/render/search-index.ts';
 
 /** A few words, some sharing a stem, some with diacritics, some that are stop words elsewhere. */
 const VOCABULARY = [
@@ -184,6 +190,29 @@ describe('search engine', () => {
   });
 });
 
+describe('the index changed a document at a time (the watch mode)', () => {
+  it('gives the files a full index of the changed documents gives', () => {
+    fc.assert(
+      fc.property(collection, fc.array(fc.tuple(fc.nat(), fields), { minLength: 1, maxLength: 4 }), (docs, edits) => {
+        let index = collectionIndex('entries', docs.length, (i) => docs[i] as Fields);
+        const files = new Map(collectionIndexFilesOf(index).map((f) => [f.path, f.body]));
+        const now = [...docs];
+        for (const [at, after] of edits) {
+          const doc = at % now.length;
+          const changed = changeDocuments(index, [{ doc, before: now[doc] as Fields, after }]);
+          now[doc] = after;
+          index = changed.index;
+          for (const f of changed.files) files.set(f.path, f.body);
+        }
+        const full = collectionIndexFiles('entries', now.length, (i) => now[i] as Fields);
+        // The files it gave, over the ones before, are the full index's: no file left stale.
+        expect(new Map(full.map((f) => [f.path, f.body]))).toEqual(files);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('packed postings', () => {
   it('decode to what was encoded', () => {
     const postings = fc
@@ -204,6 +233,32 @@ describe('packed postings', () => {
         expect([...(decodePostings(encodePostings(list)) as Postings)]).toEqual(list);
       }),
     );
+  });
+
+  it('replace one document of packed postings as packing the changed list does', () => {
+    const list = fc
+      .uniqueArray(fc.nat({ max: 60 }), { maxLength: 12 })
+      .map((docs) => docs.sort((a, b) => a - b))
+      .chain((docs) =>
+        fc.tuple(
+          ...docs.map((d) =>
+            fc
+              .uniqueArray(fc.nat({ max: 5_000 }), { minLength: 1, maxLength: 6 })
+              .map((ps) => [d, ps.sort((a, b) => a - b)] as [number, number[]]),
+          ),
+        ),
+      );
+    const positions = fc.uniqueArray(fc.nat({ max: 5_000 }), { maxLength: 6 }).map((ps) => ps.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(list, fc.nat({ max: 64 }), positions, (docs, doc, ps) => {
+        const changed = docs.filter(([d]) => d !== doc);
+        if (ps.length > 0) changed.push([doc, ps]);
+        changed.sort((a, b) => a[0] - b[0]);
+        expect(replaceDocument(encodePostings(docs), doc, ps)).toBe(encodePostings(changed));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(() => replaceDocument('A', 0, [1])).toThrow();
   });
 
   it('pack whole numbers', () => {

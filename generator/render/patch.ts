@@ -25,6 +25,7 @@ import type { Entry, Model, Topic } from '../core/model.ts';
 import { packCount, packOf } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
 import { originsOf } from '../core/records.ts';
+import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
@@ -40,12 +41,13 @@ import {
   topicDetailBody,
   topicFragment,
 } from './render-site.ts';
-import { entryIndexFiles, topicIndexFiles } from './search-index.ts';
+import { changeDocuments, entryIndexFiles, type SiteSearchIndex, topicIndexFiles } from './search-index.ts';
 
-/** A valid model and the list items it was rendered with. */
+/** A valid model, the list items it was rendered with, and its search index when kept. */
 export interface RenderedSite {
   model: Model;
   fragments: Fragments;
+  search?: SiteSearchIndex;
 }
 
 /** Records replaced in place: the same date or id, the same position in their list. */
@@ -167,10 +169,39 @@ export function patchSite(
   }
   // The feeds hold the latest entries, whole.
   if (edits.entries.some((e) => e.position >= entries.length - FEED_SIZE)) files.push(...feedFiles(model));
-  // The search index of a collection whose records changed (made again whole: it is a function of
-  // every record's text, and of nothing else that the fast path could change).
-  if (edits.entries.length > 0) files.push(...entryIndexFiles(model));
-  if (edits.topics.length > 0) files.push(...topicIndexFiles(model));
+  // The search index of a collection whose records changed (a function of every record's text,
+  // and of nothing else that the fast path could change): the words of the edited records changed
+  // where they are, when the index is kept; else made again whole.
+  let search = prev.search;
+  if (search !== undefined) {
+    const entriesChanged =
+      edits.entries.length === 0
+        ? { index: search.entries, files: [] }
+        : changeDocuments(
+            search.entries,
+            edits.entries.map(({ position, entry }) => ({
+              doc: position,
+              before: entryFields(old.entries[position] as Entry),
+              after: entryFields(entry),
+            })),
+          );
+    const topicsChanged =
+      edits.topics.length === 0
+        ? { index: search.topics, files: [] }
+        : changeDocuments(
+            search.topics,
+            edits.topics.map(({ position, topic }) => ({
+              doc: position,
+              before: topicFields(old.topics[position] as Topic),
+              after: topicFields(topic),
+            })),
+          );
+    search = { entries: entriesChanged.index, topics: topicsChanged.index };
+    files.push(...entriesChanged.files, ...topicsChanged.files);
+  } else {
+    if (edits.entries.length > 0) files.push(...entryIndexFiles(model));
+    if (edits.topics.length > 0) files.push(...topicIndexFiles(model));
+  }
   // The downloads hold every record whole: the session makes them again after the edits
   // (watch/session.ts), off this path.
   // The document shows the first record of each kind, the first page of each list, and the first
@@ -183,5 +214,5 @@ export function patchSite(
     topicItems.some((p) => p < size) ||
     (firstTopic !== undefined && retold.has(firstTopic.id));
   if (shown) files.push(openApiFile(model, fragments));
-  return { site: { model, fragments }, files };
+  return { site: search === undefined ? { model, fragments } : { model, fragments, search }, files };
 }

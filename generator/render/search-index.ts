@@ -12,6 +12,7 @@ import {
   encodeShard,
   type PostingsWriter,
   postingsWriter,
+  replaceDocument,
   shardOf,
   writeDocument,
   writtenPostings,
@@ -38,12 +39,36 @@ interface IndexFile {
   body: string;
 }
 
-/** The files of one collection's index, from its documents' fields in the list's order. */
-export function collectionIndexFiles(
+/**
+ * A collection's index as the watch mode keeps it between rebuilds (render/patch.ts), to change
+ * it a document at a time: what its files are made of.
+ */
+export interface CollectionIndex {
+  collection: SearchCollection;
+  shards: number;
+  count: number;
+  /** The number of words of each field of each document: [doc * FIELD_COUNT + field]. */
+  lengths: readonly number[];
+  /** Each word's packed postings (postings.ts). */
+  postings: ReadonlyMap<string, string>;
+  /** The words of each shard, in ascending order (of UTF-16 code units). */
+  shardWords: ReadonlyArray<readonly string[]>;
+}
+
+/** The index of both searched collections. */
+export interface SiteSearchIndex {
+  entries: CollectionIndex;
+  topics: CollectionIndex;
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** One collection's index, from its documents' fields in the list's order. */
+export function collectionIndex(
   collection: SearchCollection,
   count: number,
   fields: (doc: number) => Fields,
-): IndexFile[] {
+): CollectionIndex {
   const lengths: number[] = [];
   // Each word's postings are packed as soon as a document is done with: the build holds the
   // packed text (about half the text's size), not an array per word and document.
@@ -85,31 +110,158 @@ export function collectionIndexFiles(
     }
     inDoc.length = 0;
   }
-  const encoded = [...words]
-    .map(([word, w]) => [word, writtenPostings(w.writer)] as const)
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const shards = Math.min(MAX_SHARDS, Math.max(1, Math.ceil(count / DOCUMENTS_A_SHARD[collection])));
-  const byShard: Array<Array<readonly [string, string]>> = Array.from({ length: shards }, () => []);
-  for (const entry of encoded) byShard[shardOf(entry[0], shards)]?.push(entry);
   if (lengths.length !== count * FIELD_COUNT) throw new Error('a document without its three fields');
-  const docs: SearchDocsFile = { version: 1, shards, count, lengths: encodeNumbers(lengths) };
-  return [
-    { path: searchDocsFile(collection), body: JSON.stringify(docs) },
-    ...byShard.map((list, shard) => ({ path: searchShardFile(collection, shard), body: encodeShard(list) })),
-  ];
+  const postings = new Map([...words].map(([word, w]) => [word, writtenPostings(w.writer)] as const));
+  const shards = Math.min(MAX_SHARDS, Math.max(1, Math.ceil(count / DOCUMENTS_A_SHARD[collection])));
+  const shardWords: string[][] = Array.from({ length: shards }, () => []);
+  for (const word of [...postings.keys()].sort(byCodeUnits)) shardWords[shardOf(word, shards)]?.push(word);
+  return { collection, shards, count, lengths, postings, shardWords };
+}
+
+function docsFile(index: CollectionIndex): IndexFile {
+  const docs: SearchDocsFile = {
+    version: 1,
+    shards: index.shards,
+    count: index.count,
+    lengths: encodeNumbers(index.lengths),
+  };
+  return { path: searchDocsFile(index.collection), body: JSON.stringify(docs) };
+}
+
+function shardFile(index: CollectionIndex, shard: number): IndexFile {
+  const words = index.shardWords[shard] ?? [];
+  return {
+    path: searchShardFile(index.collection, shard),
+    body: encodeShard(words.map((word) => [word, index.postings.get(word) as string] as const)),
+  };
+}
+
+/** Every file of a collection's index. */
+function filesOf(index: CollectionIndex): IndexFile[] {
+  return [docsFile(index), ...index.shardWords.map((_, shard) => shardFile(index, shard))];
+}
+
+/** The files of one collection's index, from its documents' fields in the list's order. */
+export function collectionIndexFiles(
+  collection: SearchCollection,
+  count: number,
+  fields: (doc: number) => Fields,
+): IndexFile[] {
+  return filesOf(collectionIndex(collection, count, fields));
+}
+
+/** Every file of a collection's index, as the build writes them. */
+export function collectionIndexFilesOf(index: CollectionIndex): IndexFile[] {
+  return filesOf(index);
+}
+
+/** The words of one document and their positions, numbered as the index numbers them. */
+function documentWords(fields: Fields): { lengths: number[]; words: Map<string, number[]> } {
+  const lengths: number[] = [];
+  const words = new Map<string, number[]>();
+  let position = 0;
+  for (const text of fields) {
+    const before = position;
+    eachWrittenRun(text, (run) => {
+      for (const word of runTerms(run)) {
+        const at = words.get(word);
+        if (at === undefined) words.set(word, [position++]);
+        else at.push(position++);
+      }
+    });
+    lengths.push(position - before);
+    position++;
+  }
+  return { lengths, words };
+}
+
+const sameNumbers = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((n, i) => n === b[i]);
+
+/**
+ * The index after some documents' fields changed (the same documents, in the same places), and
+ * the files that differ: its statistics and the shards of the words whose postings moved. Each
+ * such word's postings are changed where the document is (postings.ts replaceDocument), the
+ * others kept: the files are those a full index of the new fields gives (test/search-engine.test.ts).
+ * The index given is left as it was.
+ */
+export function changeDocuments(
+  index: CollectionIndex,
+  changes: ReadonlyArray<{ doc: number; before: Fields; after: Fields }>,
+): { index: CollectionIndex; files: IndexFile[] } {
+  const postings = new Map(index.postings);
+  const lengths = [...index.lengths];
+  const shardWords = [...index.shardWords];
+  const touched = new Set<number>();
+  let lengthsChanged = false;
+  for (const { doc, before, after } of changes) {
+    const was = documentWords(before);
+    const now = documentWords(after);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      if (lengths[doc * FIELD_COUNT + f] === now.lengths[f]) continue;
+      lengths[doc * FIELD_COUNT + f] = now.lengths[f] as number;
+      lengthsChanged = true;
+    }
+    for (const word of new Set([...was.words.keys(), ...now.words.keys()])) {
+      const positions = now.words.get(word) ?? [];
+      const old = was.words.get(word);
+      if (old !== undefined && sameNumbers(old, positions)) continue;
+      const had = postings.get(word) ?? '';
+      const changed = replaceDocument(had, doc, positions);
+      const shard = shardOf(word, index.shards);
+      touched.add(shard);
+      if (changed === '') postings.delete(word);
+      else postings.set(word, changed);
+      if ((had === '') !== (changed === '')) {
+        // A word that comes or goes: its shard's list of words, in order.
+        const list = [...(shardWords[shard] ?? [])];
+        if (changed === '') list.splice(list.indexOf(word), 1);
+        else list.splice(insertionPoint(list, word), 0, word);
+        shardWords[shard] = list;
+      }
+    }
+  }
+  const next: CollectionIndex = { ...index, lengths, postings, shardWords };
+  const files = [...touched].sort((a, b) => a - b).map((shard) => shardFile(next, shard));
+  if (lengthsChanged) files.unshift(docsFile(next));
+  return { index: next, files };
+}
+
+/** Where `word` goes in an ascending list. */
+function insertionPoint(list: readonly string[], word: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as string) < word) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The entries' index. */
+function entryIndex(model: Pick<Model, 'entries'>): CollectionIndex {
+  return collectionIndex('entries', model.entries.length, (doc) => entryFields(model.entries[doc] as Entry));
+}
+
+/** The topics' index. */
+function topicIndex(model: Pick<Model, 'topics'>): CollectionIndex {
+  return collectionIndex('topics', model.topics.length, (doc) => topicFields(model.topics[doc] as Topic));
 }
 
 /** The files of the entries' index. */
 export function entryIndexFiles(model: Pick<Model, 'entries'>): IndexFile[] {
-  return collectionIndexFiles('entries', model.entries.length, (doc) => entryFields(model.entries[doc] as Entry));
+  return filesOf(entryIndex(model));
 }
 
 /** The files of the topics' index. */
 export function topicIndexFiles(model: Pick<Model, 'topics'>): IndexFile[] {
-  return collectionIndexFiles('topics', model.topics.length, (doc) => topicFields(model.topics[doc] as Topic));
+  return filesOf(topicIndex(model));
 }
 
-/** Every file of the site's search index. */
-export function searchIndexFiles(model: Model): IndexFile[] {
-  return [...entryIndexFiles(model), ...topicIndexFiles(model)];
+/** Every file of the site's search index; given `keep`, the index itself too (the watch mode). */
+export function searchIndexFiles(model: Model, keep?: (index: SiteSearchIndex) => void): IndexFile[] {
+  const index: SiteSearchIndex = { entries: entryIndex(model), topics: topicIndex(model) };
+  keep?.(index);
+  return [...filesOf(index.entries), ...filesOf(index.topics)];
 }

@@ -38,6 +38,7 @@ import { type Downloads, downloadFiles, downloadFilesInThread } from '../render/
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 import { RenderMemo } from '../render/render-memo.ts';
 import { type Fragments, type OutputFile, renderSite, sameBody } from '../render/render-site.ts';
+import type { SiteSearchIndex } from '../render/search-index.ts';
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 const GRACE_MS = 1000;
@@ -126,6 +127,11 @@ interface RenderBasis {
   /** Positions of the entries by date and of the topics by id, in the model. */
   entryAt: Map<string, number>;
   topicAt: Map<number, number>;
+}
+
+/** A rendered site with its search index, when the render gave one. */
+function withSearch(site: RenderedSite, search: SiteSearchIndex | undefined): RenderedSite {
+  return search === undefined ? site : { ...site, search };
 }
 
 /** Downloads being made on other threads: of which model, how to stop them, what they made. */
@@ -240,7 +246,8 @@ export class BuildSession {
     if (!v.ok) throw new ContentError(v.problems, options.contentDir);
     const memo = new RenderMemo();
     let fragments: Fragments | null = null;
-    const files = renderSite(v.model, memo, { fragments: (f) => (fragments = f) });
+    let search: SiteSearchIndex | undefined;
+    const files = renderSite(v.model, memo, { fragments: (f) => (fragments = f), searchIndex: (i) => (search = i) });
     memo.sweep();
     const { outDir } = options;
     // The slot not live now is written first and goes live; the other is then rewritten in full.
@@ -260,7 +267,7 @@ export class BuildSession {
       }
     }
     const session = new BuildSession(options, state, memo, live, new Map(files.map((f) => [f.path, f.body])));
-    if (fragments !== null) session.keepBasis({ model: v.model, fragments });
+    if (fragments !== null) session.keepBasis(withSearch({ model: v.model, fragments }, search));
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a
     // patch that changes nothing (its result is dropped) the fast path's, so that the first edit
     // is as fast as the ones after it.
@@ -347,9 +354,14 @@ export class BuildSession {
       this.lastProblems = null;
       let files: OutputFile[];
       let fragments: Fragments | null = null;
+      let search: SiteSearchIndex | undefined;
       this.basis = null;
       try {
-        files = renderSite(v.model, this.memo, { fragments: (f) => (fragments = f), withoutDownloads: true });
+        files = renderSite(v.model, this.memo, {
+          fragments: (f) => (fragments = f),
+          searchIndex: (i) => (search = i),
+          withoutDownloads: true,
+        });
         this.memo.sweep();
         // The downloads stay as they are until they are made again (scheduleDownloads).
         for (const path of DOWNLOADS) {
@@ -361,7 +373,7 @@ export class BuildSession {
         this.memo = new RenderMemo();
         throw err;
       }
-      if (fragments !== null) this.keepBasis({ model: v.model, fragments });
+      if (fragments !== null) this.keepBasis(withSearch({ model: v.model, fragments }, search));
       const t3 = performance.now();
       const changed = this.goLive((dir, tree) => applyFiles(dir, tree, ofOutput(files)));
       changed.push(...this.scheduleDownloads());

@@ -150,6 +150,70 @@ export function decodePostings(text: string): Postings | null {
   return postings;
 }
 
+/**
+ * The postings of `encoded` (encodePostings's text) with document `doc`'s positions replaced by
+ * `positions` (ascending), or the document left out when there are none: the text of
+ * encodePostings of the changed list, made without decoding the rest. Only the numbers up to the
+ * document are read; the gap of the document after it is written again (it counts from the one
+ * before it), and what follows is kept as it is. Throws on a text that is not such a one.
+ */
+export function replaceDocument(encoded: string, doc: number, positions: readonly number[]): string {
+  let i = 0;
+  const next = (): number => {
+    let n = 0;
+    while (i < encoded.length) {
+      const v = VALUE[encoded.charCodeAt(i++)] ?? -1;
+      if (v < 0) break;
+      if (v >= 32) return n * 32 + (v - 32);
+      n = n * 32 + v;
+    }
+    throw new Error('not packed postings');
+  };
+  /** Past one document's positions, its gap read: `count` numbers (1 when the gap says so). */
+  const skipPositions = (gap: number): void => {
+    const count = gap % 2 === 1 ? 1 : next();
+    for (let k = 0; k < count; k++) next();
+  };
+  // The document before `doc`, and where the first at or after it starts (and which it is).
+  let previous = -1;
+  let start = encoded.length;
+  let found = -1;
+  while (i < encoded.length) {
+    const from = i;
+    const gap = next();
+    const d = previous + Math.floor(gap / 2) + 1;
+    if (d >= doc) {
+      start = from;
+      found = d;
+      break;
+    }
+    skipPositions(gap);
+    previous = d;
+  }
+  const out: string[] = [encoded.slice(0, start)];
+  let last = previous;
+  if (positions.length > 0) {
+    out.push(encodePostings([[doc, positions]], previous));
+    last = doc;
+  }
+  // Where the document after `doc` starts: past doc's own when it was there.
+  let after = start;
+  if (found === doc) {
+    i = start;
+    skipPositions(next());
+    after = i;
+  }
+  if (after < encoded.length) {
+    // Its gap counts from the document now before it; the rest is kept as it is.
+    i = after;
+    const gap = next();
+    const following = (found === doc ? doc : previous) + Math.floor(gap / 2) + 1;
+    writeNumber((following - last - 1) * 2 + (gap % 2), out);
+    out.push(encoded.slice(i));
+  }
+  return out.join('');
+}
+
 /** The shard (0 to shards - 1) that holds a word: FNV-1a of its UTF-16 code units. */
 export function shardOf(term: string, shards: number): number {
   return fnv1a(term) % shards;
