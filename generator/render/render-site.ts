@@ -35,7 +35,7 @@ import { downloadFiles, staticHeadersFile } from './downloads.ts';
 import { feedFiles } from './feeds.ts';
 import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
-import { type SiteSearchIndex, searchIndexFiles } from './search-index.ts';
+import { type SearchBasis, type SiteSearchIndex, searchIndexFiles } from './search-index.ts';
 
 export interface OutputFile {
   /** Relative to the output directory, `/`-separated. */
@@ -139,6 +139,8 @@ export interface RenderOptions {
   fragments?: (fragments: Fragments) => void;
   /** Given the search index once it is made (the watch mode keeps it, to change it: render/patch.ts). */
   searchIndex?: (index: SiteSearchIndex) => void;
+  /** The last render's model and index: the index is changed from it where it can be. */
+  searchBasis?: SearchBasis;
   /**
    * Leave out the downloads: the build makes them on other threads meanwhile (build.ts), the watch
    * mode after a burst of edits (watch/session.ts).
@@ -249,7 +251,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   yield { path: TOPIC_KINDS_FILE, body: topicKindsBody(model.topics) };
   yield* feedFiles(model);
   yield openApiFile(model, fragments, memo);
-  yield* searchIndexFiles(model, options.searchIndex);
+  yield* searchIndexFiles(model, options.searchIndex, options.searchBasis);
   if (options.withoutDownloads !== true) {
     const downloads = downloadFiles(model);
     yield* downloads.files;

@@ -4,7 +4,14 @@
 
 import { searchDocsFile, searchShardFile } from '../core/files.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
-import { entryFields, type Fields, type SearchCollection, topicFields } from '../core/search/documents.ts';
+import {
+  entryFields,
+  type Fields,
+  type SearchCollection,
+  sameEntryText,
+  sameTopicText,
+  topicFields,
+} from '../core/search/documents.ts';
 import { FIELD_COUNT } from '../core/search/engine.ts';
 import type { SearchDocsFile } from '../core/search/index-file.ts';
 import {
@@ -259,9 +266,69 @@ export function topicIndexFiles(model: Pick<Model, 'topics'>): IndexFile[] {
   return filesOf(topicIndex(model));
 }
 
-/** Every file of the site's search index; given `keep`, the index itself too (the watch mode). */
-export function searchIndexFiles(model: Model, keep?: (index: SiteSearchIndex) => void): IndexFile[] {
-  const index: SiteSearchIndex = { entries: entryIndex(model), topics: topicIndex(model) };
+/** A site's index and the model it was made from (the watch mode's last render). */
+export interface SearchBasis {
+  model: Pick<Model, 'entries' | 'topics'>;
+  index: SiteSearchIndex;
+}
+
+/**
+ * The index of a collection whose records are those of the basis, in the same places (the same
+ * keys in the same order), changed where their text differs; null when they are not.
+ */
+function changedIndex<R>(
+  index: CollectionIndex,
+  before: readonly R[],
+  after: readonly R[],
+  key: (r: R) => unknown,
+  sameText: (a: R, b: R) => boolean,
+  fields: (r: R) => Fields,
+): CollectionIndex | null {
+  if (before.length !== after.length || index.count !== after.length) return null;
+  const changes: Array<{ doc: number; before: Fields; after: Fields }> = [];
+  for (let doc = 0; doc < after.length; doc++) {
+    const was = before[doc] as R;
+    const now = after[doc] as R;
+    if (key(was) !== key(now)) return null;
+    if (was !== now && !sameText(was, now)) changes.push({ doc, before: fields(was), after: fields(now) });
+  }
+  return changes.length === 0 ? index : changeDocuments(index, changes).index;
+}
+
+/**
+ * The site's index: made whole, or, given the basis of the last render, changed from its index
+ * where the records' text changed (when the records are the same ones in the same places: a
+ * category's edit, a topic's categories), which the files show byte for byte.
+ */
+function siteIndex(model: Model, basis?: SearchBasis): SiteSearchIndex {
+  const entries =
+    basis === undefined
+      ? null
+      : changedIndex(
+          basis.index.entries,
+          basis.model.entries,
+          model.entries,
+          (e) => e.date,
+          sameEntryText,
+          entryFields,
+        );
+  const topics =
+    basis === undefined
+      ? null
+      : changedIndex(basis.index.topics, basis.model.topics, model.topics, (t) => t.id, sameTopicText, topicFields);
+  return { entries: entries ?? entryIndex(model), topics: topics ?? topicIndex(model) };
+}
+
+/**
+ * Every file of the site's search index; given `keep`, the index itself too, and given a basis,
+ * changed from it where it can be (the watch mode).
+ */
+export function searchIndexFiles(
+  model: Model,
+  keep?: (index: SiteSearchIndex) => void,
+  basis?: SearchBasis,
+): IndexFile[] {
+  const index = siteIndex(model, basis);
   keep?.(index);
   return [...filesOf(index.entries), ...filesOf(index.topics)];
 }

@@ -355,11 +355,13 @@ export class BuildSession {
       let files: OutputFile[];
       let fragments: Fragments | null = null;
       let search: SiteSearchIndex | undefined;
+      const last = this.basis?.site;
       this.basis = null;
       try {
         files = renderSite(v.model, this.memo, {
           fragments: (f) => (fragments = f),
           searchIndex: (i) => (search = i),
+          searchBasis: last?.search === undefined ? undefined : { model: last.model, index: last.search },
           withoutDownloads: true,
         });
         this.memo.sweep();

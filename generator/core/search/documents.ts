@@ -16,10 +16,23 @@ export type SearchCollection = keyof typeof SEARCH_WEIGHTS;
 
 export type Fields = [title: string, text: string, notes: string];
 
-export function entryFields(e: Pick<EntryDetail, 'title' | 'entryHTML' | 'footnotesHTML'>): Fields {
+type EntryText = Pick<EntryDetail, 'title' | 'entryHTML' | 'footnotesHTML'>;
+type TopicText = Pick<TopicDetail, 'title' | 'tooltipText' | 'wheatleyHTML'>;
+
+export function entryFields(e: EntryText): Fields {
   return [e.title, htmlText(e.entryHTML), htmlText(e.footnotesHTML)];
 }
 
-export function topicFields(t: Pick<TopicDetail, 'title' | 'tooltipText' | 'wheatleyHTML'>): Fields {
+export function topicFields(t: TopicText): Fields {
   return [t.title, t.tooltipText, htmlText(t.wheatleyHTML)];
+}
+
+/** Do two entries give the same fields? (What entryFields reads of them is the same.) */
+export function sameEntryText(a: EntryText, b: EntryText): boolean {
+  return a.title === b.title && a.entryHTML === b.entryHTML && a.footnotesHTML === b.footnotesHTML;
+}
+
+/** Do two topics give the same fields? (What topicFields reads of them is the same.) */
+export function sameTopicText(a: TopicText, b: TopicText): boolean {
+  return a.title === b.title && a.tooltipText === b.tooltipText && a.wheatleyHTML === b.wheatleyHTML;
 }
