@@ -1,14 +1,25 @@
 // The thread that makes the downloads' SQLite database while the build's main thread renders the
-// rest (downloads.ts, databaseInThread): about a second of SQLite's work (the inserts and their
-// full-text indexing, the optimize, the VACUUM) that a second core does instead of the first.
-// Its steps come in workerData; the database's bytes go back, moved rather than copied.
+// rest, or while the watch mode serves (downloads.ts, downloadFilesInThread): about a second of
+// SQLite's work on the whole diary (the inserts and their full-text indexing, the optimize, the
+// VACUUM) that a second core does instead of the first. The steps come as messages, one piece of
+// rows at a time, so that this thread starts on the first while the main thread makes the next;
+// null ends them, and the database's bytes go back, moved rather than copied.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import initSqlJs from 'sql.js';
-import { makeDatabase } from './sqlite-steps.mjs';
+import { databaseWriter } from './sqlite-steps.mjs';
 
 const SQL = await initSqlJs();
-const bytes = makeDatabase(SQL, workerData.steps);
-// Moved when the array is its buffer whole (sql.js's export is a copy of its own), copied otherwise.
-const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-parentPort.postMessage(bytes, whole ? [bytes.buffer] : []);
+const writer = databaseWriter(SQL);
+// Messages sent before this listener was added wait for it, in order.
+parentPort.on('message', (step) => {
+  if (step !== null) {
+    writer.step(step);
+    return;
+  }
+  const bytes = writer.end();
+  // Moved when the array is its buffer whole (sql.js's export is a copy of its own), copied otherwise.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  parentPort.postMessage(bytes, whole ? [bytes.buffer] : []);
+  parentPort.close();
+});

@@ -82,21 +82,31 @@ CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, toke
 /** The fields of a record whose values are one cell: the columns a table can take from it. */
 type CellKeys<T> = { [K in keyof T]-?: T[K] extends Cell ? K : never }[keyof T];
 
-/** The step that inserts each record's `columns` (fields of its detail, by the same names) into `table`. */
+/** Rows a step of the database carries at most: a piece a message to its thread (database-worker.mjs). */
+const ROWS_A_STEP = 256;
+
+/** The steps that run `sql` for each of `count` rows, made a piece at a time. */
+function* inPieces(sql: string, count: number, row: (i: number) => Cell[]): Generator<DatabaseStep> {
+  for (let from = 0; from < count; from += ROWS_A_STEP) {
+    const rows: Cell[][] = [];
+    for (let i = from; i < Math.min(count, from + ROWS_A_STEP); i++) rows.push(row(i));
+    yield { sql, rows };
+  }
+}
+
+/** The steps that insert each record's `columns` (fields of its detail, by the same names) into `table`. */
 function insertRecords<T>(
   table: string,
   columns: ReadonlyArray<CellKeys<T>>,
   records: readonly T[],
   extra: { column: string; values: readonly Cell[] } | null = null,
-): DatabaseStep {
+): Generator<DatabaseStep> {
   const names = [...columns.map(String), ...(extra === null ? [] : [extra.column])];
-  return {
-    sql: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-    rows: records.map((r, i) => [
-      ...columns.map((c) => r[c] as Cell),
-      ...(extra === null ? [] : [extra.values[i] ?? null]),
-    ]),
-  };
+  const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+  return inPieces(sql, records.length, (i) => {
+    const r = records[i] as T;
+    return [...columns.map((c) => r[c] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])];
+  });
 }
 
 const ENTRY_COLUMNS: ReadonlyArray<CellKeys<EntryDetail>> = [
@@ -145,69 +155,68 @@ interface Details {
   topics: TopicDetail[];
 }
 
-/** What makes the database, in order: its schema, every row, then its compaction. */
-function databaseSteps(model: Model, d: Details): DatabaseStep[] {
+/**
+ * What makes the database, in order: its schema, every row (inserts in pieces, made as they are
+ * asked for), then its compaction. The same statements in the same order however they are
+ * pieced: the same bytes.
+ */
+function* databaseSteps(model: Model, d: Details): Generator<DatabaseStep> {
+  // Temporary tables (VACUUM's copy) in SQLite's memory, not in files of the emulated file system,
+  // which grow by copying: the same database, made faster and in less memory.
+  yield { sql: 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;' };
+  yield { sql: SCHEMA };
+  yield { sql: 'BEGIN' };
+  yield* insertRecords('entries', ENTRY_COLUMNS, d.entries);
+  yield* inPieces('INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', d.entries.length, (i) => [
+    i + 1,
+    ...entryFields(d.entries[i] as EntryDetail),
+  ]);
   // A category's links to its ancestors become its parent's slug.
   const parents = { column: 'parent', values: model.categories.map((c) => c.parent) };
-  return [
-    // Temporary tables (VACUUM's copy) in SQLite's memory, not in files of the emulated file
-    // system, which grow by copying: the same database, made faster and in less memory.
-    { sql: 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;' },
-    { sql: SCHEMA },
-    { sql: 'BEGIN' },
-    insertRecords('entries', ENTRY_COLUMNS, d.entries),
-    {
-      sql: 'INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
-      rows: d.entries.map((e, i) => [i + 1, ...entryFields(e)]),
-    },
-    insertRecords('categories', CATEGORY_COLUMNS, d.categories, parents),
-    insertRecords('topics', TOPIC_COLUMNS, d.topics),
-    {
-      sql: 'INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)',
-      rows: d.topics.map((t) => [t.id, ...topicFields(t)]),
-    },
-    {
-      sql: 'INSERT INTO entry_topics VALUES (?, ?)',
-      rows: model.entries.flatMap((e) => e.topicIds.map((id) => [e.date, id])),
-    },
-    {
-      sql: 'INSERT INTO topic_categories VALUES (?, ?)',
-      rows: model.topics.flatMap((t) => t.categorySlugs.map((s) => [t.id, s])),
-    },
-    { sql: 'COMMIT' },
-    // Each full-text index as one b-tree segment: smaller, and faster to search.
-    { sql: "INSERT INTO entries_fts (entries_fts) VALUES ('optimize')" },
-    { sql: "INSERT INTO topics_fts (topics_fts) VALUES ('optimize')" },
-    { sql: 'VACUUM' },
-  ];
+  yield* insertRecords('categories', CATEGORY_COLUMNS, d.categories, parents);
+  yield* insertRecords('topics', TOPIC_COLUMNS, d.topics);
+  yield* inPieces('INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', d.topics.length, (i) => {
+    const t = d.topics[i] as TopicDetail;
+    return [t.id, ...topicFields(t)];
+  });
+  const mentions = model.entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
+  yield* inPieces('INSERT INTO entry_topics VALUES (?, ?)', mentions.length, (i) => mentions[i] as Cell[]);
+  const filed = model.topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
+  yield* inPieces('INSERT INTO topic_categories VALUES (?, ?)', filed.length, (i) => filed[i] as Cell[]);
+  yield { sql: 'COMMIT' };
+  // Each full-text index as one b-tree segment: smaller, and faster to search.
+  yield { sql: "INSERT INTO entries_fts (entries_fts) VALUES ('optimize')" };
+  yield { sql: "INSERT INTO topics_fts (topics_fts) VALUES ('optimize')" };
+  yield { sql: 'VACUUM' };
 }
 
-/**
- * Makes the database on a thread of its own (database-worker.mjs), while the caller goes on;
- * `signal` stops that thread (the promise then rejects with the signal's reason).
- */
-function databaseInThread(steps: DatabaseStep[], signal?: AbortSignal): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./database-worker.mjs', import.meta.url), { workerData: { steps } });
-    const stop = () => {
-      reject(signal?.reason);
-      void worker.terminate();
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-    const settle = () => signal?.removeEventListener('abort', stop);
-    worker.once('message', (bytes: Uint8Array) => {
-      settle();
-      resolve(bytes);
-    });
-    worker.once('error', (err) => {
-      settle();
-      reject(err);
-    });
-    worker.once('exit', (code) => {
-      settle();
-      reject(new Error(`the thread making the downloads' database stopped (exit code ${code})`));
-    });
+/** A database made on a thread of its own (database-worker.mjs), given its steps one by one. */
+interface DatabaseThread {
+  step(step: DatabaseStep): void;
+  /** No more steps: resolves with the database's bytes. */
+  end(): Promise<Uint8Array>;
+  stop(): void;
+}
+
+function databaseThread(): DatabaseThread {
+  const worker = new Worker(new URL('./database-worker.mjs', import.meta.url));
+  const made = new Promise<Uint8Array>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`the thread making the downloads' database stopped (exit code ${code})`)),
+    );
   });
+  // Awaited by end(); a failure before then is not left unhandled.
+  made.catch(() => {});
+  return {
+    step: (step) => worker.postMessage(step),
+    end: () => {
+      worker.postMessage(null);
+      return made;
+    },
+    stop: () => void worker.terminate(),
+  };
 }
 
 /** Every record's detail, once, for its NDJSON line and its row. */
@@ -232,31 +241,60 @@ function downloadBodies(model: Model): Map<string, Uint8Array> {
 }
 
 /**
- * The same bodies, made off this thread: the database on a thread of its own, the gzip on libuv's
- * pool. The details and the rows are made here first (a tenth of the work); the caller renders
- * the rest of the site meanwhile.
+ * The same bodies, made off this thread: the database on a thread of its own, fed its rows a piece
+ * at a time as they are made here, the gzip on libuv's pool. Given `pace`, it is awaited between
+ * two pieces (the watch mode lets the server answer meanwhile); `signal` stops it all.
  */
-async function downloadBodiesInThread(model: Model, signal?: AbortSignal): Promise<Map<string, Uint8Array>> {
-  const { database, zipped } = startDownloads(model, signal);
-  const [entries, categories, topics] = await Promise.all(zipped);
-  return new Map([
-    ['entries.ndjson.gz', entries as Uint8Array],
-    ['categories.ndjson.gz', categories as Uint8Array],
-    ['topics.ndjson.gz', topics as Uint8Array],
-    ['diary.sqlite', await database],
-  ]);
-}
-
-/** Sets the work going; the details are not kept past it (only the threads' copies are). */
-function startDownloads(
+async function downloadBodiesInThread(
   model: Model,
   signal?: AbortSignal,
-): { database: Promise<Uint8Array>; zipped: Promise<Buffer>[] } {
+  pace?: () => Promise<void>,
+): Promise<Map<string, Uint8Array>> {
+  const stopped = () => {
+    if (signal?.aborted === true) throw signal.reason;
+  };
+  const between = async () => {
+    if (pace !== undefined) await pace();
+    stopped();
+  };
+  stopped();
   const d = detailsOf(model);
-  const database = databaseInThread(databaseSteps(model, d), signal);
-  // Already running: its failure is awaited by the caller, never left unhandled meanwhile.
-  database.catch(() => {});
-  return { database, zipped: [d.entries, d.categories, d.topics].map((r) => gzipAsync(ndjsonOf(r), GZIP)) };
+  const database = databaseThread();
+  const zipped: Promise<Buffer>[] = [];
+  try {
+    for (const step of databaseSteps(model, d)) {
+      database.step(step);
+      await between();
+    }
+    for (const records of [d.entries, d.categories, d.topics] as unknown[][]) {
+      const lines: Buffer[] = [];
+      for (let from = 0; from < records.length; from += ROWS_A_STEP) {
+        lines.push(ndjsonOf(records.slice(from, from + ROWS_A_STEP)));
+        await between();
+      }
+      const zip = gzipAsync(Buffer.concat(lines), GZIP);
+      zip.catch(() => {});
+      zipped.push(zip);
+    }
+    const bytes = database.end();
+    const stop = () => database.stop();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const [entries, categories, topics, sqlite] = await Promise.all([...zipped, bytes]);
+      stopped();
+      return new Map([
+        ['entries.ndjson.gz', entries as Uint8Array],
+        ['categories.ndjson.gz', categories as Uint8Array],
+        ['topics.ndjson.gz', topics as Uint8Array],
+        ['diary.sqlite', sqlite as Uint8Array],
+      ]);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  } catch (err) {
+    database.stop();
+    throw err;
+  }
 }
 
 /**
@@ -305,8 +343,13 @@ export function downloadFiles(model: Model): Downloads {
 
 /**
  * The same files, byte for byte, made mostly off this thread (the cold build renders the rest of
- * the site meanwhile); `signal` stops the work, and the promise then rejects.
+ * the site meanwhile); `signal` stops the work, and the promise then rejects. Given `pace`, it is
+ * awaited between two pieces of the work done here (the watch mode's server answers meanwhile).
  */
-export async function downloadFilesInThread(model: Model, signal?: AbortSignal): Promise<Downloads> {
-  return downloadsOf(model, await downloadBodiesInThread(model, signal));
+export async function downloadFilesInThread(
+  model: Model,
+  signal?: AbortSignal,
+  pace?: () => Promise<void>,
+): Promise<Downloads> {
+  return downloadsOf(model, await downloadBodiesInThread(model, signal, pace));
 }

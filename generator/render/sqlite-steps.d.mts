@@ -9,5 +9,14 @@ export interface DatabaseStep {
   rows?: Cell[][];
 }
 
+/** A database that steps are run on one after another, then made bytes or dropped. */
+export interface DatabaseWriter {
+  step(step: DatabaseStep): void;
+  end(): Uint8Array;
+  abandon(): void;
+}
+
+export function databaseWriter(SQL: SqlJsStatic): DatabaseWriter;
+
 /** A new in-memory database, each step run on it in order; its bytes. */
-export function makeDatabase(SQL: SqlJsStatic, steps: readonly DatabaseStep[]): Uint8Array;
+export function makeDatabase(SQL: SqlJsStatic, steps: Iterable<DatabaseStep>): Uint8Array;

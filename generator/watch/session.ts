@@ -579,7 +579,9 @@ export class BuildSession {
     }
     const run: DownloadsRun = { model, stop: new AbortController(), made: null };
     this.downloadsRun = run;
-    downloadFilesInThread(model, run.stop.signal).then(
+    // A piece of the work here at a time, the server answering between two.
+    const pace = () => new Promise<void>((resolve) => setImmediate(resolve));
+    downloadFilesInThread(model, run.stop.signal, pace).then(
       (made) => {
         if (this.downloadsRun !== run) return;
         run.made = made;
