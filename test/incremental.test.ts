@@ -306,6 +306,19 @@ describe('rescans', () => {
   });
 });
 
+describe('a rescan of many files', () => {
+  it('lets the event loop run between slices of the files it compares (the server answers meanwhile)', async () => {
+    const { session } = await open(mediumSite(600, 400));
+    let ticked = false;
+    setImmediate(() => {
+      ticked = true;
+    });
+    // Without a pause the whole rescan, and the rebuild after it, would end before the tick.
+    await session.rebuild([], { rescan: true });
+    expect(ticked).toBe(true);
+  });
+});
+
 describe('watch mode', () => {
   it('rebuilds after a file changes on disk', async () => {
     const contentDir = writeContent(mediumSite(60, 20));
