@@ -25,7 +25,7 @@ import type { Entry, Model, Topic } from '../core/model.ts';
 import { packCount, packOf } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
 import { originsOf } from '../core/records.ts';
-import { entryFields, topicFields } from '../core/search/documents.ts';
+import { entryFields, type Fields, topicFields } from '../core/search/documents.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
@@ -41,7 +41,13 @@ import {
   topicDetailBody,
   topicFragment,
 } from './render-site.ts';
-import { changeDocuments, entryIndexFiles, type SiteSearchIndex, topicIndexFiles } from './search-index.ts';
+import {
+  type CollectionIndex,
+  changeDocuments,
+  entryIndexFiles,
+  type SiteSearchIndex,
+  topicIndexFiles,
+} from './search-index.ts';
 
 /** A valid model, the list items it was rendered with, and its search index when kept. */
 export interface RenderedSite {
@@ -54,6 +60,20 @@ export interface RenderedSite {
 export interface RecordEdits {
   entries: ReadonlyArray<{ position: number; entry: Entry }>;
   topics: ReadonlyArray<{ position: number; topic: Topic }>;
+}
+
+/** A collection's index after its edited records' text changed (the same index when none did). */
+function changeRecords<E extends { position: number }>(
+  index: CollectionIndex,
+  edits: readonly E[],
+  before: (position: number) => Fields,
+  after: (edit: E) => Fields,
+): { index: CollectionIndex; files: OutputFile[] } {
+  if (edits.length === 0) return { index, files: [] };
+  return changeDocuments(
+    index,
+    edits.map((edit) => ({ doc: edit.position, before: before(edit.position), after: after(edit) })),
+  );
 }
 
 /** Inserts `date` into an ascending list, or removes it; a new list either way. */
@@ -174,28 +194,18 @@ export function patchSite(
   // where they are, when the index is kept; else made again whole.
   let search = prev.search;
   if (search !== undefined) {
-    const entriesChanged =
-      edits.entries.length === 0
-        ? { index: search.entries, files: [] }
-        : changeDocuments(
-            search.entries,
-            edits.entries.map(({ position, entry }) => ({
-              doc: position,
-              before: entryFields(old.entries[position] as Entry),
-              after: entryFields(entry),
-            })),
-          );
-    const topicsChanged =
-      edits.topics.length === 0
-        ? { index: search.topics, files: [] }
-        : changeDocuments(
-            search.topics,
-            edits.topics.map(({ position, topic }) => ({
-              doc: position,
-              before: topicFields(old.topics[position] as Topic),
-              after: topicFields(topic),
-            })),
-          );
+    const entriesChanged = changeRecords(
+      search.entries,
+      edits.entries,
+      (position) => entryFields(old.entries[position] as Entry),
+      ({ entry }) => entryFields(entry),
+    );
+    const topicsChanged = changeRecords(
+      search.topics,
+      edits.topics,
+      (position) => topicFields(old.topics[position] as Topic),
+      ({ topic }) => topicFields(topic),
+    );
     search = { entries: entriesChanged.index, topics: topicsChanged.index };
     files.push(...entriesChanged.files, ...topicsChanged.files);
   } else {

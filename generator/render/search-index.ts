@@ -4,6 +4,7 @@
 
 import { searchDocsFile, searchShardFile } from '../core/files.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
+import { lowerBound } from '../core/ranges.ts';
 import {
   entryFields,
   type Fields,
@@ -223,7 +224,7 @@ export function changeDocuments(
         // A word that comes or goes: its shard's list of words, in order.
         const list = [...(shardWords[shard] ?? [])];
         if (changed === '') list.splice(list.indexOf(word), 1);
-        else list.splice(insertionPoint(list, word), 0, word);
+        else list.splice(lowerBound(list, word), 0, word);
         shardWords[shard] = list;
       }
     }
@@ -232,18 +233,6 @@ export function changeDocuments(
   const files = [...touched].sort((a, b) => a - b).map((shard) => shardFile(next, shard));
   if (lengthsChanged) files.unshift(docsFile(next));
   return { index: next, files };
-}
-
-/** Where `word` goes in an ascending list. */
-function insertionPoint(list: readonly string[], word: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as string) < word) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The entries' index. */
