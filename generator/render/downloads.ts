@@ -229,15 +229,24 @@ function detailsOf(model: Model): Details {
   };
 }
 
+/** The whole-data files by name, in the order the list gives them: the NDJSON of each collection, then the database. */
+function bodiesByName(ndjson: readonly Uint8Array[], database: Uint8Array): Map<string, Uint8Array> {
+  const [entries, categories, topics] = ndjson as [Uint8Array, Uint8Array, Uint8Array];
+  return new Map([
+    ['entries.ndjson.gz', entries],
+    ['categories.ndjson.gz', categories],
+    ['topics.ndjson.gz', topics],
+    ['diary.sqlite', database],
+  ]);
+}
+
 /** The whole-data files, by name, in the order the list gives them. */
 function downloadBodies(model: Model): Map<string, Uint8Array> {
   const d = detailsOf(model);
-  return new Map([
-    ['entries.ndjson.gz', gzipSync(ndjsonOf(d.entries), GZIP)],
-    ['categories.ndjson.gz', gzipSync(ndjsonOf(d.categories), GZIP)],
-    ['topics.ndjson.gz', gzipSync(ndjsonOf(d.topics), GZIP)],
-    ['diary.sqlite', makeDatabase(SQL, databaseSteps(model, d))],
-  ]);
+  return bodiesByName(
+    [d.entries, d.categories, d.topics].map((records) => gzipSync(ndjsonOf(records), GZIP)),
+    makeDatabase(SQL, databaseSteps(model, d)),
+  );
 }
 
 /**
@@ -259,11 +268,11 @@ async function downloadBodiesInThread(
   };
   stopped();
   const d = detailsOf(model);
-  const database = databaseThread();
+  const thread = databaseThread();
   const zipped: Promise<Buffer>[] = [];
   try {
     for (const step of databaseSteps(model, d)) {
-      database.step(step);
+      thread.step(step);
       await between();
     }
     for (const records of [d.entries, d.categories, d.topics] as unknown[][]) {
@@ -276,23 +285,18 @@ async function downloadBodiesInThread(
       zip.catch(() => {});
       zipped.push(zip);
     }
-    const bytes = database.end();
-    const stop = () => database.stop();
+    const bytes = thread.end();
+    const stop = () => thread.stop();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      const [entries, categories, topics, sqlite] = await Promise.all([...zipped, bytes]);
+      const [ndjson, database] = await Promise.all([Promise.all(zipped), bytes]);
       stopped();
-      return new Map([
-        ['entries.ndjson.gz', entries as Uint8Array],
-        ['categories.ndjson.gz', categories as Uint8Array],
-        ['topics.ndjson.gz', topics as Uint8Array],
-        ['diary.sqlite', sqlite as Uint8Array],
-      ]);
+      return bodiesByName(ndjson, database);
     } finally {
       signal?.removeEventListener('abort', stop);
     }
   } catch (err) {
-    database.stop();
+    thread.stop();
     throw err;
   }
 }

@@ -25,7 +25,6 @@ import type { Entry, Model, Topic } from '../core/model.ts';
 import { packCount, packOf } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
 import { originsOf } from '../core/records.ts';
-import { entryFields, type Fields, topicFields } from '../core/search/documents.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
@@ -41,13 +40,7 @@ import {
   topicDetailBody,
   topicFragment,
 } from './render-site.ts';
-import {
-  type CollectionIndex,
-  changeDocuments,
-  entryIndexFiles,
-  type SiteSearchIndex,
-  topicIndexFiles,
-} from './search-index.ts';
+import { changeSearchIndex, entryIndexFiles, type SiteSearchIndex, topicIndexFiles } from './search-index.ts';
 
 /** A valid model, the list items it was rendered with, and its search index when kept. */
 export interface RenderedSite {
@@ -60,20 +53,6 @@ export interface RenderedSite {
 export interface RecordEdits {
   entries: ReadonlyArray<{ position: number; entry: Entry }>;
   topics: ReadonlyArray<{ position: number; topic: Topic }>;
-}
-
-/** A collection's index after its edited records' text changed (the same index when none did). */
-function changeRecords<E extends { position: number }>(
-  index: CollectionIndex,
-  edits: readonly E[],
-  before: (position: number) => Fields,
-  after: (edit: E) => Fields,
-): { index: CollectionIndex; files: OutputFile[] } {
-  if (edits.length === 0) return { index, files: [] };
-  return changeDocuments(
-    index,
-    edits.map((edit) => ({ doc: edit.position, before: before(edit.position), after: after(edit) })),
-  );
 }
 
 /** Inserts `date` into an ascending list, or removes it; a new list either way. */
@@ -194,20 +173,9 @@ export function patchSite(
   // where they are, when the index is kept; else made again whole.
   let search = prev.search;
   if (search !== undefined) {
-    const entriesChanged = changeRecords(
-      search.entries,
-      edits.entries,
-      (position) => entryFields(old.entries[position] as Entry),
-      ({ entry }) => entryFields(entry),
-    );
-    const topicsChanged = changeRecords(
-      search.topics,
-      edits.topics,
-      (position) => topicFields(old.topics[position] as Topic),
-      ({ topic }) => topicFields(topic),
-    );
-    search = { entries: entriesChanged.index, topics: topicsChanged.index };
-    files.push(...entriesChanged.files, ...topicsChanged.files);
+    const changed = changeSearchIndex(model, { model: old, index: search });
+    search = changed.index;
+    files.push(...changed.files);
   } else {
     if (edits.entries.length > 0) files.push(...entryIndexFiles(model));
     if (edits.topics.length > 0) files.push(...topicIndexFiles(model));
@@ -224,5 +192,5 @@ export function patchSite(
     topicItems.some((p) => p < size) ||
     (firstTopic !== undefined && retold.has(firstTopic.id));
   if (shown) files.push(openApiFile(model, fragments));
-  return { site: search === undefined ? { model, fragments } : { model, fragments, search }, files };
+  return { site: { model, fragments, search }, files };
 }

@@ -263,16 +263,17 @@ export interface SearchBasis {
 
 /**
  * The index of a collection whose records are those of the basis, in the same places (the same
- * keys in the same order), changed where their text differs; null when they are not.
+ * keys in the same order), changed where their text differs, with the files that differ; null
+ * when they are not.
  */
-function changedIndex<R>(
+function changedCollection<R>(
   index: CollectionIndex,
   before: readonly R[],
   after: readonly R[],
   key: (r: R) => unknown,
   sameText: (a: R, b: R) => boolean,
   fields: (r: R) => Fields,
-): CollectionIndex | null {
+): { index: CollectionIndex; files: IndexFile[] } | null {
   if (before.length !== after.length || index.count !== after.length) return null;
   const changes: Array<{ doc: number; before: Fields; after: Fields }> = [];
   for (let doc = 0; doc < after.length; doc++) {
@@ -281,7 +282,46 @@ function changedIndex<R>(
     if (key(was) !== key(now)) return null;
     if (was !== now && !sameText(was, now)) changes.push({ doc, before: fields(was), after: fields(now) });
   }
-  return changes.length === 0 ? index : changeDocuments(index, changes).index;
+  return changes.length === 0 ? { index, files: [] } : changeDocuments(index, changes);
+}
+
+/** Each collection's index changed from the basis (see changedCollection), or null for it. */
+function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: SearchBasis) {
+  return {
+    entries: changedCollection(
+      basis.index.entries,
+      basis.model.entries,
+      model.entries,
+      (e) => e.date,
+      sameEntryText,
+      entryFields,
+    ),
+    topics: changedCollection(
+      basis.index.topics,
+      basis.model.topics,
+      model.topics,
+      (t) => t.id,
+      sameTopicText,
+      topicFields,
+    ),
+  };
+}
+
+/**
+ * The index of a model that follows the basis of the last render, and the files that differ from
+ * the basis's: each collection changed where its records' text changed, or made whole (all its
+ * files) when its records no longer stand where they stood (the watch mode's fast path,
+ * render/patch.ts).
+ */
+export function changeSearchIndex(
+  model: Pick<Model, 'entries' | 'topics'>,
+  basis: SearchBasis,
+): { index: SiteSearchIndex; files: IndexFile[] } {
+  const changed = changedCollections(model, basis);
+  const whole = (index: CollectionIndex) => ({ index, files: filesOf(index) });
+  const entries = changed.entries ?? whole(entryIndex(model));
+  const topics = changed.topics ?? whole(topicIndex(model));
+  return { index: { entries: entries.index, topics: topics.index }, files: [...entries.files, ...topics.files] };
 }
 
 /**
@@ -290,22 +330,11 @@ function changedIndex<R>(
  * category's edit, a topic's categories), which the files show byte for byte.
  */
 function siteIndex(model: Model, basis?: SearchBasis): SiteSearchIndex {
-  const entries =
-    basis === undefined
-      ? null
-      : changedIndex(
-          basis.index.entries,
-          basis.model.entries,
-          model.entries,
-          (e) => e.date,
-          sameEntryText,
-          entryFields,
-        );
-  const topics =
-    basis === undefined
-      ? null
-      : changedIndex(basis.index.topics, basis.model.topics, model.topics, (t) => t.id, sameTopicText, topicFields);
-  return { entries: entries ?? entryIndex(model), topics: topics ?? topicIndex(model) };
+  const changed = basis === undefined ? null : changedCollections(model, basis);
+  return {
+    entries: changed?.entries?.index ?? entryIndex(model),
+    topics: changed?.topics?.index ?? topicIndex(model),
+  };
 }
 
 /**

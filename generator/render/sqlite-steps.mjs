@@ -1,9 +1,9 @@
-// Runs a database's steps in sql.js and gives the database's bytes: shared by the build's thread
-// for the downloads (database-worker.mjs), which is given the steps one by one, and by
-// render/downloads.ts when it makes them on its own thread (the watch mode, the tests). Plain
-// JavaScript, so that a worker thread can load it under any Node (Node 20 does not give worker
-// threads the module hooks that run this project's TypeScript); what the steps are is decided in
-// downloads.ts.
+// Runs a database's steps in sql.js and gives the database's bytes: shared by the thread that
+// makes the downloads' database (database-worker.mjs), which is given the steps one by one, and by
+// render/downloads.ts when it makes it on the caller's thread (renderSite: the watch mode's first
+// render, its downloads made at once for the tests, the tests' renders). Plain JavaScript, so
+// that a worker thread can load it under any Node (Node 20 does not give worker threads the module
+// hooks that run this project's TypeScript); what the steps are is decided in downloads.ts.
 
 /**
  * A new in-memory database that steps are run on one after another (`step`), then made bytes

@@ -129,11 +129,6 @@ interface RenderBasis {
   topicAt: Map<number, number>;
 }
 
-/** A rendered site with its search index, when the render gave one. */
-function withSearch(site: RenderedSite, search: SiteSearchIndex | undefined): RenderedSite {
-  return search === undefined ? site : { ...site, search };
-}
-
 /** Downloads being made on other threads: of which model, how to stop them, what they made. */
 interface DownloadsRun {
   model: RenderedSite['model'];
@@ -267,7 +262,7 @@ export class BuildSession {
       }
     }
     const session = new BuildSession(options, state, memo, live, new Map(files.map((f) => [f.path, f.body])));
-    if (fragments !== null) session.keepBasis(withSearch({ model: v.model, fragments }, search));
+    if (fragments !== null) session.keepBasis({ model: v.model, fragments, search });
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a
     // patch that changes nothing (its result is dropped) the fast path's, so that the first edit
     // is as fast as the ones after it.
@@ -375,7 +370,7 @@ export class BuildSession {
         this.memo = new RenderMemo();
         throw err;
       }
-      if (fragments !== null) this.keepBasis(withSearch({ model: v.model, fragments }, search));
+      if (fragments !== null) this.keepBasis({ model: v.model, fragments, search });
       const t3 = performance.now();
       const changed = this.goLive((dir, tree) => applyFiles(dir, tree, ofOutput(files)));
       changed.push(...this.scheduleDownloads());
