@@ -14,7 +14,7 @@ import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from '../generator/cli/
 import { machineFacts, sampleLoad } from './machine.ts';
 import { cleanedUp, flushDisk, mustRun, waitForSettledDisk } from './measure.ts';
 import { type Figure, formatTable, judge } from './table.ts';
-import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload, walk } from './workload.ts';
+import { BENCH_HELP, benchOptions, benchPlace, prepareWorkload, walk } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:layout -- [--scales 1,10,30] [--corpus DIR] [--json FILE]
@@ -23,18 +23,14 @@ Builds the whole diary with its encyclopedia at each scale of topics (cold, thro
 the files of the output, its largest directory and the build's peak RSS, against the CDNs' limits.
 
   --scales <list>      scales of the encyclopedia (default: 1,10,30)
-${CORPUS_HELP}
-  --json <file>        also write the figures as JSON
-  --no-wait            do not wait for the file system to settle after the last run's clean-up
+${BENCH_HELP}
 ${STANDARD_HELP}
 `;
 const { values } = parseCommand('npm run bench:layout', USAGE, {
   options: {
     ...STANDARD_OPTIONS,
     scales: { type: 'string', default: '1,10,30' },
-    corpus: corpusOption(repo),
-    json: { type: 'string' },
-    'no-wait': { type: 'boolean', default: false },
+    ...benchOptions(repo),
   },
 });
 const scales = (values.scales as string).split(',').map((s) => Number(s));

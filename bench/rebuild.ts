@@ -19,7 +19,7 @@ import { editsFor } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
 import { cleanedUp, flushDisk, median, mustRun, waitForSettledDisk } from './measure.ts';
 import { type Figure, formatTable, judge } from './table.ts';
-import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload } from './workload.ts';
+import { BENCH_HELP, benchOptions, benchPlace, prepareWorkload } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:rebuild -- [--runs N] [--corpus DIR] [--json FILE]
@@ -28,18 +28,14 @@ Times npm run build on the whole diary: cold, cp -r of its output, a rebuild wit
 changed, and rebuilds after one edit of each kind; prints one table.
 
   --runs <n>           rounds (default: 3)
-${CORPUS_HELP}
-  --json <file>        also write the figures as JSON
-  --no-wait            do not wait for the file system to settle after the last run's clean-up
+${BENCH_HELP}
 ${STANDARD_HELP}
 `;
 const { values } = parseCommand('npm run bench:rebuild', USAGE, {
   options: {
     ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '3' },
-    corpus: corpusOption(repo),
-    json: { type: 'string' },
-    'no-wait': { type: 'boolean', default: false },
+    ...benchOptions(repo),
   },
 });
 const runs = wholeNumber('runs', values.runs as string);

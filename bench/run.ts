@@ -18,7 +18,7 @@ import { cleanedUp, median, mustRun, waitForSettledDisk } from './measure.ts';
 import { loadSite, rangeAnswerMicros } from './range.ts';
 import { type ServerLoad, startReadiness } from './server.ts';
 import { type Figure, formatTable, judge } from './table.ts';
-import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload, sizeOf } from './workload.ts';
+import { benchOptions, benchPlace, CORPUS_HELP, prepareWorkload, sizeOf } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench -- [--runs N] [--quick] [--json FILE] [--corpus DIR] [--no-wait]
@@ -38,9 +38,7 @@ const { values } = parseCommand('npm run bench', USAGE, {
     ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '5' },
     quick: { type: 'boolean', default: false },
-    json: { type: 'string' },
-    corpus: corpusOption(repo),
-    'no-wait': { type: 'boolean', default: false },
+    ...benchOptions(repo),
   },
 });
 const quick = values.quick === true;

@@ -17,7 +17,7 @@ import { editsFor } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
 import { cleanedUp, median, sleep, waitForSettledDisk } from './measure.ts';
 import { startServer } from './server.ts';
-import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload } from './workload.ts';
+import { BENCH_HELP, benchOptions, benchPlace, prepareWorkload } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:watch -- [--runs 3] [--seconds 6] [--corpus DIR] [--json FILE]
@@ -27,9 +27,7 @@ one second in: prints how long the answers took around the edit.
 
   --runs <n>           runs, each with a server of its own (default: 3)
   --seconds <n>        how long each run asks (default: 6)
-${CORPUS_HELP}
-  --json <file>        also write the figures as JSON
-  --no-wait            do not wait for the file system to settle after the last run's clean-up
+${BENCH_HELP}
 ${STANDARD_HELP}
 `;
 const { values } = parseCommand('npm run bench:watch', USAGE, {
@@ -37,9 +35,7 @@ const { values } = parseCommand('npm run bench:watch', USAGE, {
     ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '6' },
-    corpus: corpusOption(repo),
-    json: { type: 'string' },
-    'no-wait': { type: 'boolean', default: false },
+    ...benchOptions(repo),
   },
 });
 const runs = Number(values.runs);

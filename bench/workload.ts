@@ -18,6 +18,20 @@ export function corpusOption(repo: string) {
   return { type: 'string', default: join(repo, '..', 'shared', 'corpus', 'standard-ebooks-pepys-diary') } as const;
 }
 
+/** The options of a bench that prepares the workload and writes its figures: --corpus, --json, --no-wait. */
+export function benchOptions(repo: string) {
+  return {
+    corpus: corpusOption(repo),
+    json: { type: 'string' },
+    'no-wait': { type: 'boolean', default: false },
+  } as const;
+}
+
+/** Their lines of its usage. */
+export const BENCH_HELP = `${CORPUS_HELP}
+  --json <file>        also write the figures as JSON
+  --no-wait            do not wait for the file system to settle after the last run's clean-up`;
+
 /**
  * Where the benches work (`.cache/bench`, where the workloads are prepared and kept), the trash of
  * old trees in it and a log to stderr; the corpus must exist first.
