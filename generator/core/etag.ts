@@ -2,6 +2,8 @@
 // representation's bytes (so equal bytes have equal ETags wherever they are served, and a mirror
 // can be checked by ETag alone), and RFC 9110's If-None-Match: weak comparison, `*`, lists.
 
+import { fmix32 } from './hash.ts';
+
 /** 64 bits of a MurmurHash3-style hash over the bytes, as 16 hex digits. Not for security. */
 function hashBytes(bytes: Uint8Array): string {
   let h1 = 0x9747b28c ^ bytes.length;
@@ -24,17 +26,9 @@ function hashBytes(bytes: Uint8Array): string {
   for (let i = bytes.length - 1; i >= words; i--) tail = (tail << 8) | (bytes[i] as number);
   h1 ^= Math.imul(tail, 0xcc9e2d51);
   h2 ^= Math.imul(tail, 0x1b873593);
-  h1 = mix(h1 ^ h2);
-  h2 = mix(h2 ^ h1);
+  h1 = fmix32(h1 ^ h2);
+  h2 = fmix32(h2 ^ h1);
   return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
-}
-
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** The ETag of a representation. */

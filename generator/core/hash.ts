@@ -16,3 +16,12 @@ export function hash64(text: string): string {
   const b = fnv1a(text, 0x050c5d1f).toString(16).padStart(8, '0');
   return a + b;
 }
+
+/** MurmurHash3's 32-bit finaliser: every bit of `h` moves the low ones (which a modulo keeps). */
+export function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}

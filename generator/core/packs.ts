@@ -15,7 +15,7 @@
 
 import { detailFile } from './files.ts';
 import type { ReadFile } from './handler.ts';
-import { fnv1a } from './hash.ts';
+import { fmix32, fnv1a } from './hash.ts';
 import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';
 
@@ -34,13 +34,7 @@ export function packCount(count: number): number {
 /** The pack (0 ≤ pack < packs) of the record with this key: 32-bit FNV-1a, then Murmur3's finaliser. */
 export function packOf(key: string, packs: number): number {
   // The finaliser mixes the high bits into the low ones the modulo keeps.
-  let h = fnv1a(key);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return (h >>> 0) % packs;
+  return fmix32(fnv1a(key)) % packs;
 }
 
 /** The file of pack `pack` of a collection, relative to the output directory. */
