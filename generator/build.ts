@@ -17,6 +17,9 @@ import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
 import { renderFiles } from './render/render-site.ts';
 import { checkUnchanged } from './unchanged.ts';
 
+/** Milliseconds of rendering between two turns of the event loop. */
+const RENDER_SLICE_MS = 5;
+
 export interface BuildOptions extends LoadOptions {
   contentDir: string;
   outDir: string;
@@ -92,7 +95,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // made on other threads while this one renders the rest.
     downloads = downloadFilesInThread(model, stopDownloads.signal);
     downloads.catch(() => {});
-    for (const f of renderFiles(model, undefined, { withoutDownloads: true })) site.add(f.path, f.body);
+    // The rendering lets the event loop run every few milliseconds, so that the database's thread
+    // is sent its next rows as it asks for them, not all of them once everything else is rendered.
+    let turn = performance.now();
+    for (const f of renderFiles(model, undefined, { withoutDownloads: true })) {
+      site.add(f.path, f.body);
+      if (performance.now() - turn < RENDER_SLICE_MS) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      turn = performance.now();
+    }
     // The files first, their list (sizes and hashes) after them, as renderFiles gives them.
     const { files, list } = await downloads;
     for (const f of [...files, list]) site.add(f.path, f.body);

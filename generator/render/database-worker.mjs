@@ -3,7 +3,7 @@
 // SQLite's work on the whole diary (the inserts and their full-text indexing, the optimize, the
 // VACUUM) that a second core does instead of the first. The steps come as messages, one piece of
 // rows at a time, so that this thread starts on the first while the main thread makes the next;
-// null ends them, and the database's bytes go back, moved rather than copied.
+// each is answered with null once run, so the main thread keeps only a few ahead; null ends them, and the database's bytes go back, moved rather than copied.
 
 import { parentPort } from 'node:worker_threads';
 import initSqlJs from 'sql.js';
@@ -15,6 +15,8 @@ const writer = databaseWriter(SQL);
 parentPort.on('message', (step) => {
   if (step !== null) {
     writer.step(step);
+    // Done: the main thread sends the next (it keeps a few steps ahead, not all of them).
+    parentPort.postMessage(null);
     return;
   }
   const bytes = writer.end();

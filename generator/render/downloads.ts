@@ -190,27 +190,77 @@ function* databaseSteps(model: Model, d: Details): Generator<DatabaseStep> {
   yield { sql: 'VACUUM' };
 }
 
+/**
+ * What the steps sent to the database's thread and not yet run there may weigh, at most (their
+ * text's length, about): enough that it never waits for the next, little enough that the rows
+ * waiting in its queue are a few pieces, not the whole site's text twice over.
+ */
+const WEIGHT_IN_FLIGHT = 2_000_000;
+
+/** About what a step weighs in a message: its text, and a few bytes a number. */
+function weightOf(step: DatabaseStep): number {
+  let weight = step.sql.length;
+  for (const row of step.rows ?? []) for (const cell of row) weight += typeof cell === 'string' ? cell.length : 8;
+  return weight;
+}
+
 /** A database made on a thread of its own (database-worker.mjs), given its steps one by one. */
-interface DatabaseThread {
-  step(step: DatabaseStep): void;
+export interface DatabaseThread {
+  /**
+   * Sends a step; resolves when what the thread has yet to run weighs at most the thread's limit,
+   * with that weight.
+   */
+  step(step: DatabaseStep): Promise<number>;
   /** No more steps: resolves with the database's bytes. */
   end(): Promise<Uint8Array>;
   stop(): void;
 }
 
-function databaseThread(): DatabaseThread {
+export function databaseThread(limit = WEIGHT_IN_FLIGHT): DatabaseThread {
   const worker = new Worker(new URL('./database-worker.mjs', import.meta.url));
+  // The weights of the steps sent and not yet run, in order.
+  const inFlight: number[] = [];
+  let weight = 0;
+  let wake: (() => void) | undefined;
+  let failure: Error | undefined;
+  let fail: ((err: Error) => void) | undefined;
   const made = new Promise<Uint8Array>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    fail = (err) => {
+      failure ??= err;
+      reject(err);
+      wake?.();
+    };
+    // null: a step was run (database-worker.mjs); then the bytes, once.
+    worker.on('message', (message: Uint8Array | null) => {
+      if (message !== null) {
+        resolve(message);
+        return;
+      }
+      weight -= inFlight.shift() ?? 0;
+      wake?.();
+    });
+    worker.once('error', (err) => fail?.(err));
     worker.once('exit', (code) =>
-      reject(new Error(`the thread making the downloads' database stopped (exit code ${code})`)),
+      fail?.(new Error(`the thread making the downloads' database stopped (exit code ${code})`)),
     );
   });
   // Awaited by end(); a failure before then is not left unhandled.
   made.catch(() => {});
   return {
-    step: (step) => worker.postMessage(step),
+    step: async (step) => {
+      if (failure !== undefined) throw failure;
+      worker.postMessage(step);
+      const stepWeight = weightOf(step);
+      inFlight.push(stepWeight);
+      weight += stepWeight;
+      while (weight > limit && failure === undefined)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      wake = undefined;
+      if (failure !== undefined) throw failure;
+      return weight;
+    },
     end: () => {
       worker.postMessage(null);
       return made;
@@ -272,7 +322,7 @@ async function downloadBodiesInThread(
   const zipped: Promise<Buffer>[] = [];
   try {
     for (const step of databaseSteps(model, d)) {
-      thread.step(step);
+      await thread.step(step);
       await between();
     }
     for (const records of [d.entries, d.categories, d.topics] as unknown[][]) {
