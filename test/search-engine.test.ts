@@ -18,7 +18,7 @@ import {
   shardOf,
 } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
-import { snippet } from '../generator/core/search/snippet.ts';
+import { snippet, snippetFields } from '../generator/core/search/snippet.ts';
 import { type TextWords, terms, textWords } from '../generator/core/search/tokenize.ts';
 import {
   changeDocuments,
@@ -134,7 +134,7 @@ describe('search engine', () => {
         const found = searchWithPlaces(parsed.value, stats, postingsOf(parsed.value), 'natural');
         const wanted = parsed.value.clauses.flat().filter((t) => !t.negated);
         for (const doc of found.docs) {
-          const fields = docs[doc] as Fields;
+          const fields = snippetFields(docs[doc] as Fields);
           const expected = snippet(fields, wanted);
           expect(snippet(fields, wanted, found.firstAt(doc))).toBe(expected);
           // With the fields' words kept, as a server keeps them: the first time and once read.

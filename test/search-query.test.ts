@@ -9,7 +9,15 @@ import {
   parseSearch,
   type SearchQuery,
 } from '../generator/core/search/query.ts';
-import { terms, textWords, tokenize, tokenizeFrom } from '../generator/core/search/tokenize.ts';
+import {
+  readRun,
+  runStart,
+  type Token,
+  terms,
+  textWords,
+  tokenize,
+  tokenizeFrom,
+} from '../generator/core/search/tokenize.ts';
 
 function parsed(raw: string): SearchQuery {
   const p = parseSearch(raw);
@@ -46,8 +54,24 @@ describe('tokenizer', () => {
         const from = tokenizeFrom(text, skip);
         expect(from.first).toBe(first);
         expect(from.tokens).toEqual(all.slice(first));
-        // And as a reader who keeps the text's words does.
-        expect(tokenizeFrom(text, skip, undefined, textWords(text))).toEqual(from);
+        // And as a reader who keeps the text's words does (the snippets: search/snippet.ts), a
+        // written run at a time, twice (the second time, the terms are those kept).
+        const words = textWords(text);
+        for (let round = 0; round < 2; round++) {
+          const count = words.starts.length;
+          const start = skip >= count ? count : runStart(words, skip);
+          const kept: Token[] = [];
+          for (let k = start; k < count; ) {
+            const next = readRun(text, words, k);
+            for (; k < next; k++)
+              kept.push({
+                term: words.terms[k] as string,
+                start: words.starts[k] as number,
+                end: words.ends[k] as number,
+              });
+          }
+          expect({ tokens: kept, first: start }).toEqual(from);
+        }
       }),
       { numRuns: 500 },
     );

@@ -20,7 +20,7 @@ import { searchWithPlaces } from './engine.ts';
 import { parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
 import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
-import { snippet as snippetOf } from './snippet.ts';
+import { snippetFields, snippet as snippetOf } from './snippet.ts';
 import { type TextWords, textWords } from './tokenize.ts';
 
 const decoder = new TextDecoder();
@@ -109,6 +109,7 @@ function queryWords(query: SearchQuery): string[] {
 interface Searchable {
   /** The list item as a result fragment (core/json.ts), less its closing brace. */
   head: string;
+  /** Its searched fields, as snippets read them (snippetFields). */
   fields: Fields;
   /**
    * Each field's words, kept from the second snippet of the record on: the first (in an edge
@@ -144,8 +145,8 @@ function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable
   const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
   found =
     collection === 'entries'
-      ? { head: openFragment(entryItemOf(d)), fields: entryFields(d), words: [], snippets: 0 }
-      : { head: openFragment(topicItemOf(d)), fields: topicFields(d), words: [], snippets: 0 };
+      ? { head: openFragment(entryItemOf(d)), fields: snippetFields(entryFields(d)), words: [], snippets: 0 }
+      : { head: openFragment(topicItemOf(d)), fields: snippetFields(topicFields(d)), words: [], snippets: 0 };
   parsedDetails.set(bytes, found);
   return found;
 }

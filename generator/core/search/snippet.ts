@@ -5,7 +5,7 @@
 
 import type { Fields } from './documents.ts';
 import type { Term } from './query.ts';
-import { type TextWords, type Token, tokenize, tokenizeFrom } from './tokenize.ts';
+import { readRun, runStart, type TextWords, type Token, tokenize, tokenizeFrom } from './tokenize.ts';
 
 const BEFORE = 8;
 const AFTER = 16;
@@ -16,78 +16,136 @@ function escapeHtml(text: string): string {
   return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : text;
 }
 
-/** Collapses runs of white space, as the excerpt is one line. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ');
+/**
+ * A document's fields as snippets read them: each run of white space one space, as an excerpt is
+ * one line. Made once a document (a reader of many snippets of it keeps them), not once an
+ * excerpt: the words are the same (white space is never in a word, nor joins two), and an
+ * excerpt's pieces are cut at words, so collapsing before cutting gives what collapsing after did.
+ */
+export function snippetFields([title, text, notes]: Fields): Fields {
+  const oneLine = (field: string) => field.replace(/\s+/g, ' ');
+  return [oneLine(title), oneLine(text), oneLine(notes)];
 }
 
 /**
- * The field's words up to a little past the first occurrence of one of the terms (enough for the
- * excerpt: a snippet need not read a long entry to its end), and which of them are part of an
- * occurrence. `at` is the first such word, or -1.
+ * The words of a field read for an excerpt: `length` of them, the i-th written at
+ * [start(i), end(i)); `first` is the number in the field of the 0th; `marks` says which are part of
+ * an occurrence, `at` where the first occurrence starts (-1: none).
  */
-function firstMatch(
-  text: string,
+interface Read {
+  length: number;
+  start(i: number): number;
+  end(i: number): number;
+  first: number;
+  marks: boolean[];
+  at: number;
+}
+
+/**
+ * Marks the occurrences of the terms that end at word `last` of those read (`termAt` gives a
+ * read word's term), and gives where the first occurrence starts, `at` as it was or earlier.
+ */
+function markEnding(
+  termAt: (i: number) => string | undefined,
+  last: number,
   terms: readonly Term[],
-  skip: number,
-  words?: TextWords,
-): { tokens: Token[]; first: number; marks: boolean[]; at: number } {
-  const longest = Math.max(1, ...terms.map((t) => t.words.length));
+  marks: boolean[],
+  at: number,
+): number {
+  marks.push(false);
+  for (const term of terms) {
+    const n = term.words.length;
+    const from = last - n + 1;
+    if (from < 0) continue;
+    let all = true;
+    for (let k = 0; k < n && all; k++) all = termAt(from + k) === term.words[k];
+    if (!all) continue;
+    for (let k = from; k <= last; k++) marks[k] = true;
+    if (at === -1 || from < at) at = from;
+  }
+  return at;
+}
+
+/** The words it takes past the first occurrence's start: the excerpt's and a phrase's. */
+const wordsPast = (terms: readonly Term[]): number => AFTER + Math.max(1, ...terms.map((t) => t.words.length));
+
+/**
+ * The field's words up to a little past the first occurrence of one of the terms (enough for the
+ * excerpt: a snippet need not read a long entry to its end).
+ */
+function firstMatch(text: string, terms: readonly Term[], skip: number): Read {
+  const past = wordsPast(terms);
   const marks: boolean[] = [];
   let at = -1;
   let seen = 0;
-  const { tokens, first } = tokenizeFrom(
-    text,
-    skip,
-    (sofar) => {
-      // Occurrences that end at each word read since the last call.
-      for (; seen < sofar.length; seen++) {
-        marks.push(false);
-        for (const term of terms) {
-          const n = term.words.length;
-          const from = seen - n + 1;
-          if (from < 0) continue;
-          let all = true;
-          for (let k = 0; k < n && all; k++) all = sofar[from + k]?.term === term.words[k];
-          if (!all) continue;
-          for (let k = from; k <= seen; k++) marks[k] = true;
-          if (at === -1 || from < at) at = from;
-        }
-      }
-      return at !== -1 && sofar.length > at + AFTER + longest;
-    },
-    words,
-  );
-  return { tokens, first, marks, at };
+  const { tokens, first } = tokenizeFrom(text, skip, (sofar) => {
+    // Occurrences that end at each word read since the last call.
+    for (; seen < sofar.length; seen++) at = markEnding((i) => sofar[i]?.term, seen, terms, marks, at);
+    return at !== -1 && sofar.length > at + past;
+  });
+  return {
+    length: tokens.length,
+    start: (i) => (tokens[i] as Token).start,
+    end: (i) => (tokens[i] as Token).end,
+    first,
+    marks,
+    at,
+  };
 }
 
-/** The excerpt around tokens[at]; `first` is the number in the field of tokens[0]. */
-function excerpt(text: string, tokens: readonly Token[], first: number, at: number, marks: readonly boolean[]): string {
+/**
+ * The same from a field's kept words (a caller that cuts many snippets of it): read by their
+ * numbers, no word made an object, and those read before not read again.
+ */
+function firstMatchKept(text: string, terms: readonly Term[], skip: number, words: TextWords): Read {
+  const { starts, ends } = words;
+  const count = starts.length;
+  const first = skip >= count ? count : runStart(words, skip);
+  const termAt = (i: number) => words.terms[first + i];
+  const past = wordsPast(terms);
+  const marks: boolean[] = [];
+  let at = -1;
+  let k = first;
+  while (k < count) {
+    const next = readRun(text, words, k);
+    for (; k < next; k++) at = markEnding(termAt, k - first, terms, marks, at);
+    if (at !== -1 && k - first > at + past) break;
+  }
+  return {
+    length: k - first,
+    start: (i) => starts[first + i] as number,
+    end: (i) => ends[first + i] as number,
+    first,
+    marks,
+    at,
+  };
+}
+
+/** The excerpt around word `at` of those read (`read.at`, or the first words when no word matched). */
+function excerpt(text: string, read: Read, at: number): string {
   const lo = Math.max(0, at - BEFORE);
-  const hi = Math.min(tokens.length - 1, at + AFTER);
-  const from = tokens[lo] as Token;
-  const last = tokens[hi] as Token;
-  const inside = first + lo > 0;
-  // Cut when words follow the excerpt's last (`tokens` may stop short of the field's end).
-  const cut = hi < tokens.length - 1;
+  const hi = Math.min(read.length - 1, at + AFTER);
+  const inside = read.first + lo > 0;
+  // Cut when words follow the excerpt's last (the words read may stop short of the field's end).
+  const cut = hi < read.length - 1;
   let out = inside ? '… ' : '';
   // A whole field is shown with its punctuation; a cut one from its first word to its last.
-  let cursor = inside ? from.start : 0;
+  let cursor = inside ? read.start(lo) : 0;
   for (let i = lo; i <= hi; i++) {
-    const t = tokens[i] as Token;
+    const start = read.start(i);
     // Several words may come from one written run (a ligature): the run is marked once.
-    if (t.start < cursor || marks[i] !== true) continue;
-    out += `${escapeHtml(text.slice(cursor, t.start))}<mark>${escapeHtml(text.slice(t.start, t.end))}</mark>`;
-    cursor = t.end;
+    if (start < cursor || read.marks[i] !== true) continue;
+    const end = read.end(i);
+    out += `${escapeHtml(text.slice(cursor, start))}<mark>${escapeHtml(text.slice(start, end))}</mark>`;
+    cursor = end;
   }
-  out += escapeHtml(text.slice(cursor, cut ? last.end : text.length));
-  // Once for the whole: a marked word holds no white space, and escaping makes none.
-  out = oneLine(out);
+  out += escapeHtml(text.slice(cursor, cut ? read.end(hi) : text.length));
   return cut ? `${out} …` : out;
 }
 
 /**
- * The snippet of a document's fields for the terms a query looks for (not those it excludes).
+ * The snippet of a document's fields (as snippetFields gives them) for the terms a query looks for
+ * (not those it excludes).
  * `firstAt` may say, for each field, the number of the word where the first occurrence starts
  * (-1 for none), as the index knows it: the field is then read from a little before it, and
  * `wordsOf` may give a field's TextWords (kept by a caller that cuts many snippets of it), so
@@ -105,11 +163,21 @@ export function snippet(
     if (known === -1) continue;
     const field = fields[f] as string;
     const skip = Math.max(0, (known ?? 0) - BEFORE);
-    const { tokens, first, marks, at } = firstMatch(field, terms, skip, wordsOf?.(f));
-    if (at !== -1) return excerpt(field, tokens, first, at, marks).trim();
+    const words = wordsOf?.(f);
+    const read = words === undefined ? firstMatch(field, terms, skip) : firstMatchKept(field, terms, skip, words);
+    if (read.at !== -1) return excerpt(field, read, read.at).trim();
   }
   // Nothing to mark (a query of exclusions only): the text's first words.
   const field = text !== '' ? text : title;
   const tokens = tokenize(field, (sofar) => sofar.length > AFTER + 1);
-  return tokens.length === 0 ? '' : excerpt(field, tokens, 0, 0, []).trim();
+  if (tokens.length === 0) return '';
+  const read: Read = {
+    length: tokens.length,
+    start: (i) => (tokens[i] as Token).start,
+    end: (i) => (tokens[i] as Token).end,
+    first: 0,
+    marks: [],
+    at: 0,
+  };
+  return excerpt(field, read, 0).trim();
 }

@@ -116,16 +116,14 @@ export function textWords(text: string): TextWords {
 
 /**
  * As tokenize, but the first `skip` words are only counted (cheaply: a run of ASCII letters and
- * digits is one word), not returned; `first` is the number of the first word returned. Given the
- * text's TextWords, the skipped words are not read at all, and the words read are kept there.
+ * digits is one word), not returned; `first` is the number of the first word returned. (A reader
+ * that keeps the text's TextWords reads from them instead: runStart, readRun.)
  */
 export function tokenizeFrom(
   text: string,
   skip: number,
   enough?: (tokens: readonly Token[]) => boolean,
-  words?: TextWords,
 ): { tokens: Token[]; first: number } {
-  if (words !== undefined) return tokenizeKept(text, skip, words, enough);
   const tokens: Token[] = [];
   let counted = 0;
   // Until the run that holds word `skip`: a run after it is read whole however few words came
@@ -150,34 +148,28 @@ export function tokenizeFrom(
   return { tokens, first: counted };
 }
 
-function tokenizeKept(
-  text: string,
-  skip: number,
-  words: TextWords,
-  enough?: (tokens: readonly Token[]) => boolean,
-): { tokens: Token[]; first: number } {
+/** The first word of the written run that holds word `k` of a text's kept words. */
+export function runStart(words: TextWords, k: number): number {
+  const { starts } = words;
+  let first = k;
+  while (first > 0 && starts[first - 1] === starts[k]) first--;
+  return first;
+}
+
+/**
+ * Reads the words of the written run that begins at word `k` of a text's kept words (their terms,
+ * once: they are kept), and gives the number of the word after the run.
+ */
+export function readRun(text: string, words: TextWords, k: number): number {
   const { starts, ends, terms } = words;
-  const count = starts.length;
-  const tokens: Token[] = [];
-  if (skip >= count) return { tokens, first: count };
-  // From the first word of the run that holds word `skip`.
-  let k = skip;
-  while (k > 0 && starts[k - 1] === starts[skip]) k--;
-  const first = k;
-  while (k < count) {
-    const start = starts[k] as number;
-    const end = ends[k] as number;
-    if (terms[k] === undefined) {
-      const read = termsOfRun(text.slice(start, end));
-      for (let j = 0; j < read.length; j++) terms[k + j] = read[j];
-    }
-    do {
-      tokens.push({ term: terms[k] as string, start, end });
-      k++;
-    } while (k < count && starts[k] === start);
-    if (enough?.(tokens) === true) break;
+  const start = starts[k] as number;
+  if (terms[k] === undefined) {
+    const read = termsOfRun(text.slice(start, ends[k]));
+    for (let j = 0; j < read.length; j++) terms[k + j] = read[j];
   }
-  return { tokens, first };
+  let next = k + 1;
+  while (next < starts.length && starts[next] === start) next++;
+  return next;
 }
 
 /**
