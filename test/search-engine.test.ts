@@ -18,8 +18,8 @@ import {
   shardOf,
 } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
-import { snippet, snippetFields } from '../generator/core/search/snippet.ts';
-import { type TextWords, terms, textWords } from '../generator/core/search/tokenize.ts';
+import { type KeptField, keptField, snippet } from '../generator/core/search/snippet.ts';
+import { terms } from '../generator/core/search/tokenize.ts';
 import {
   changeDocuments,
   collectionIndex,
@@ -48,7 +48,14 @@ const VOCABULARY = [
   '½',
 ];
 const word = fc.constantFrom(...VOCABULARY);
-const text = fc.array(word, { maxLength: 40 }).map((ws) => ws.join(' '));
+// Words apart as texts have them: a space, several, a line break, a tab, a no-break space.
+const gap = fc.constantFrom(' ', ' ', ' ', '  ', '\n', ' \t', '\u00a0', ', ', '.\n\n');
+const text = fc.array(fc.tuple(word, gap), { maxLength: 40 }).map((ws) =>
+  ws
+    .map(([w, g]) => w + g)
+    .join('')
+    .trimEnd(),
+);
 const fields: fc.Arbitrary<Fields> = fc.tuple(text, text, text);
 const collection = fc.array(fields, { minLength: 1, maxLength: 12 });
 
@@ -134,15 +141,17 @@ describe('search engine', () => {
         const found = searchWithPlaces(parsed.value, stats, postingsOf(parsed.value), 'natural');
         const wanted = parsed.value.clauses.flat().filter((t) => !t.negated);
         for (const doc of found.docs) {
-          const fields = snippetFields(docs[doc] as Fields);
+          const fields = docs[doc] as Fields;
           const expected = snippet(fields, wanted);
           expect(snippet(fields, wanted, found.firstAt(doc))).toBe(expected);
           // With the fields' words kept, as a server keeps them: the first time and once read.
-          const kept: TextWords[] = fields.map(textWords);
-          const wordsOf = (f: number) => kept[f] as TextWords;
-          expect(snippet(fields, wanted, found.firstAt(doc), wordsOf)).toBe(expected);
-          expect(snippet(fields, wanted, found.firstAt(doc), wordsOf)).toBe(expected);
-          expect(snippet(fields, wanted, undefined, wordsOf)).toBe(expected);
+          // With the fields kept (one line, their words), as a server keeps them: the first time
+          // and once read.
+          const kept = fields.map(keptField);
+          const keptOf = (f: number) => kept[f] as KeptField;
+          expect(snippet(fields, wanted, found.firstAt(doc), keptOf)).toBe(expected);
+          expect(snippet(fields, wanted, found.firstAt(doc), keptOf)).toBe(expected);
+          expect(snippet(fields, wanted, undefined, keptOf)).toBe(expected);
         }
       }),
       { numRuns: 200 },

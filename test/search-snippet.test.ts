@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Fields } from '../generator/core/search/documents.ts';
 import { parseSearch, type Term } from '../generator/core/search/query.ts';
-import { snippetFields, snippet as snippetOf } from '../generator/core/search/snippet.ts';
+import { type KeptField, keptField, snippet } from '../generator/core/search/snippet.ts';
 import { htmlText } from '../generator/core/search/text.ts';
 
 function wanted(raw: string): Term[] {
@@ -11,9 +11,6 @@ function wanted(raw: string): Term[] {
   if (!p.ok) throw new Error(p.error.detail);
   return p.value.clauses.flat().filter((t) => !t.negated);
 }
-
-/** A snippet of fields as a search reads them. */
-const snippet = (fields: Fields, terms: readonly Term[]) => snippetOf(snippetFields(fields), terms);
 
 describe('snippet', () => {
   it('marks a phrase only where its words stand in a row', () => {
@@ -41,13 +38,24 @@ describe('snippet', () => {
   });
 
   it('is one line: every run of white space, in the text or around it, one space', () => {
-    const text = '\n\tUp\u00a0 and\r\nto  the\u2028office,\n\n and so to\t\tbed.  ';
-    expect(snippet(['T', text, ''], wanted('office'))).toBe('Up and to the <mark>office</mark>, and so to bed.');
     const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
     words[20] = 'office';
-    expect(snippet(['T', words.join(' \n\t'), ''], wanted('office'))).toBe(
-      '… w12 w13 w14 w15 w16 w17 w18 w19 <mark>office</mark> w21 w22 w23 w24 w25 w26 w27 w28 w29 w30 w31 w32 w33 w34 w35 w36 …',
-    );
+    const cases: Array<[Fields, string]> = [
+      [
+        ['T', '\n\tUp\u00a0 and\r\nto  the\u2028office,\n\n and so to\t\tbed.  ', ''],
+        'Up and to the <mark>office</mark>, and so to bed.',
+      ],
+      [
+        ['T', words.join(' \n\t'), ''],
+        '… w12 w13 w14 w15 w16 w17 w18 w19 <mark>office</mark> w21 w22 w23 w24 w25 w26 w27 w28 w29 w30 w31 w32 w33 w34 w35 w36 …',
+      ],
+    ];
+    for (const [fields, expected] of cases) {
+      expect(snippet(fields, wanted('office'))).toBe(expected);
+      // The same from the fields as a server keeps them, made one line before they are cut.
+      const kept = fields.map(keptField);
+      expect(snippet(fields, wanted('office'), undefined, (f) => kept[f] as KeptField)).toBe(expected);
+    }
   });
 });
 

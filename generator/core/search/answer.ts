@@ -20,8 +20,7 @@ import { searchWithPlaces } from './engine.ts';
 import { parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
 import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
-import { snippetFields, snippet as snippetOf } from './snippet.ts';
-import { type TextWords, textWords } from './tokenize.ts';
+import { type KeptField, keptField, snippet as snippetOf } from './snippet.ts';
 
 const decoder = new TextDecoder();
 
@@ -109,13 +108,13 @@ function queryWords(query: SearchQuery): string[] {
 interface Searchable {
   /** The list item as a result fragment (core/json.ts), less its closing brace. */
   head: string;
-  /** Its searched fields, as snippets read them (snippetFields). */
   fields: Fields;
   /**
-   * Each field's words, kept from the second snippet of the record on: the first (in an edge
-   * isolate, usually the only one) reads only its excerpt, not the whole field.
+   * Each field as a reader of many snippets keeps it (one line, and its words), from the second
+   * snippet of the record on: the first (in an edge isolate, usually the only one) reads only its
+   * excerpt, not the whole field.
    */
-  words: Array<TextWords | undefined>;
+  kept: Array<KeptField | undefined>;
   snippets: number;
 }
 
@@ -145,8 +144,8 @@ function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable
   const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
   found =
     collection === 'entries'
-      ? { head: openFragment(entryItemOf(d)), fields: snippetFields(entryFields(d)), words: [], snippets: 0 }
-      : { head: openFragment(topicItemOf(d)), fields: snippetFields(topicFields(d)), words: [], snippets: 0 };
+      ? { head: openFragment(entryItemOf(d)), fields: entryFields(d), kept: [], snippets: 0 }
+      : { head: openFragment(topicItemOf(d)), fields: topicFields(d), kept: [], snippets: 0 };
   parsedDetails.set(bytes, found);
   return found;
 }
@@ -219,19 +218,19 @@ async function runSearch(
     if (bytes === null) return incomplete(file, 'missing');
     const record = searchable(collection, bytes);
     record.snippets++;
-    const wordsOf = (field: number): TextWords => {
-      let words = record.words[field];
-      if (words === undefined) {
-        words = textWords(record.fields[field] as string);
-        record.words[field] = words;
+    const keptOf = (field: number): KeptField => {
+      let kept = record.kept[field];
+      if (kept === undefined) {
+        kept = keptField(record.fields[field] as string);
+        record.kept[field] = kept;
       }
-      return words;
+      return kept;
     };
     // The item's fields in the contract's order, then the snippet.
     fragments.push(
       withSnippet(
         record.head,
-        snippetOf(record.fields, wanted, found.firstAt(doc), record.snippets > 1 ? wordsOf : undefined),
+        snippetOf(record.fields, wanted, found.firstAt(doc), record.snippets > 1 ? keptOf : undefined),
       ),
     );
   }

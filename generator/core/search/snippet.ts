@@ -5,7 +5,7 @@
 
 import type { Fields } from './documents.ts';
 import type { Term } from './query.ts';
-import { readRun, runStart, type TextWords, type Token, tokenize, tokenizeFrom } from './tokenize.ts';
+import { readRun, runStart, type TextWords, type Token, textWords, tokenize, tokenizeFrom } from './tokenize.ts';
 
 const BEFORE = 8;
 const AFTER = 16;
@@ -16,15 +16,25 @@ function escapeHtml(text: string): string {
   return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : text;
 }
 
+/** Collapses runs of white space, as an excerpt is one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
 /**
- * A document's fields as snippets read them: each run of white space one space, as an excerpt is
- * one line. Made once a document (a reader of many snippets of it keeps them), not once an
- * excerpt: the words are the same (white space is never in a word, nor joins two), and an
- * excerpt's pieces are cut at words, so collapsing before cutting gives what collapsing after did.
+ * A field as a reader of many snippets of it keeps it: its text one line (oneLine) and that
+ * text's words. Made once a field, not once an excerpt: the words are the same (white space is
+ * never in a word, nor joins two), and an excerpt's pieces are cut at words, so collapsing the
+ * field before cutting gives what collapsing the excerpt after did.
  */
-export function snippetFields([title, text, notes]: Fields): Fields {
-  const oneLine = (field: string) => field.replace(/\s+/g, ' ');
-  return [oneLine(title), oneLine(text), oneLine(notes)];
+export interface KeptField {
+  text: string;
+  words: TextWords;
+}
+
+export function keptField(field: string): KeptField {
+  const text = oneLine(field);
+  return { text, words: textWords(text) };
 }
 
 /**
@@ -121,8 +131,11 @@ function firstMatchKept(text: string, terms: readonly Term[], skip: number, word
   };
 }
 
-/** The excerpt around word `at` of those read (`read.at`, or the first words when no word matched). */
-function excerpt(text: string, read: Read, at: number): string {
+/**
+ * The excerpt around word `at` of those read (`read.at`, or the first words when no word matched),
+ * made one line unless the text already is.
+ */
+function excerpt(text: string, read: Read, at: number, isOneLine: boolean): string {
   const lo = Math.max(0, at - BEFORE);
   const hi = Math.min(read.length - 1, at + AFTER);
   const inside = read.first + lo > 0;
@@ -140,32 +153,33 @@ function excerpt(text: string, read: Read, at: number): string {
     cursor = end;
   }
   out += escapeHtml(text.slice(cursor, cut ? read.end(hi) : text.length));
+  // Once for the whole: a marked word holds no white space, and escaping makes none.
+  if (!isOneLine) out = oneLine(out);
   return cut ? `${out} …` : out;
 }
 
 /**
- * The snippet of a document's fields (as snippetFields gives them) for the terms a query looks for
- * (not those it excludes).
+ * The snippet of a document's fields for the terms a query looks for (not those it excludes).
  * `firstAt` may say, for each field, the number of the word where the first occurrence starts
  * (-1 for none), as the index knows it: the field is then read from a little before it, and
- * `wordsOf` may give a field's TextWords (kept by a caller that cuts many snippets of it), so
+ * `keptOf` may give a field as a caller that cuts many snippets of it keeps it (keptField), so
  * that the words before are not read, nor those read before read again.
  */
 export function snippet(
   fields: Fields,
   terms: readonly Term[],
   firstAt?: readonly number[],
-  wordsOf?: (field: number) => TextWords,
+  keptOf?: (field: number) => KeptField,
 ): string {
   const [title, text] = fields;
   for (const f of [1, 2, 0]) {
     const known = firstAt?.[f];
     if (known === -1) continue;
-    const field = fields[f] as string;
     const skip = Math.max(0, (known ?? 0) - BEFORE);
-    const words = wordsOf?.(f);
-    const read = words === undefined ? firstMatch(field, terms, skip) : firstMatchKept(field, terms, skip, words);
-    if (read.at !== -1) return excerpt(field, read, read.at).trim();
+    const kept = keptOf?.(f);
+    const field = kept === undefined ? (fields[f] as string) : kept.text;
+    const read = kept === undefined ? firstMatch(field, terms, skip) : firstMatchKept(field, terms, skip, kept.words);
+    if (read.at !== -1) return excerpt(field, read, read.at, kept !== undefined).trim();
   }
   // Nothing to mark (a query of exclusions only): the text's first words.
   const field = text !== '' ? text : title;
@@ -179,5 +193,5 @@ export function snippet(
     marks: [],
     at: 0,
   };
-  return excerpt(field, read, 0).trim();
+  return excerpt(field, read, 0, false).trim();
 }
