@@ -8,14 +8,13 @@
 // the same bytes. Its build has FTS3/4, not FTS5: the text is indexed with FTS4's porter tokenizer.
 
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { gzip, gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import { DOWNLOAD_PATHS, DOWNLOAD_TYPES, DOWNLOADS_FILE, downloadFile, STATIC_HEADERS_FILE } from '../core/files.ts';
 import { API_HEADERS } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
-import type { Model } from '../core/model.ts';
+import type { Category, Entry, Model, Topic } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } from '../core/records.ts';
 import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { CategoryDetail, Download, DownloadList, EntryDetail, TopicDetail } from '../core/types.ts';
@@ -39,16 +38,10 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 /** Level 9, no name, mtime 0: the same records give the same bytes. */
 const GZIP = { level: 9 };
-const gzipAsync = promisify(gzip);
 
-/** The records as NDJSON, before gzip. */
-function ndjsonOf(records: Iterable<unknown>): Buffer {
-  // Each line made bytes on its own, the lines joined once: never one string of the whole
-  // collection, which was held twice over while it was made bytes (at ten times the encyclopedia,
-  // its topics' 74 MB of text cost 140 MB more at the build's peak).
-  const lines: Buffer[] = [];
-  for (const r of records) lines.push(Buffer.from(`${JSON.stringify(r)}\n`));
-  return Buffer.concat(lines);
+/** A record's line of its collection's NDJSON, as bytes. */
+function ndjsonLine(record: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 
 /** The schema: the columns are the fields of each detail; its lists of links become tables. */
@@ -94,17 +87,21 @@ function* inPieces(sql: string, count: number, row: (i: number) => Cell[]): Gene
   }
 }
 
-/** The steps that insert each record's `columns` (fields of its detail, by the same names) into `table`. */
+/**
+ * The steps that insert `count` records' `columns` (fields of each detail, by the same names) into
+ * `table`; `detailAt` makes a record's detail when its piece is made (never all of them at once).
+ */
 function insertRecords<T>(
   table: string,
   columns: ReadonlyArray<CellKeys<T>>,
-  records: readonly T[],
+  count: number,
+  detailAt: (i: number) => T,
   extra: { column: string; values: readonly Cell[] } | null = null,
 ): Generator<DatabaseStep> {
   const names = [...columns.map(String), ...(extra === null ? [] : [extra.column])];
   const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
-  return inPieces(sql, records.length, (i) => {
-    const r = records[i] as T;
+  return inPieces(sql, count, (i) => {
+    const r = detailAt(i);
     return [...columns.map((c) => r[c] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])];
   });
 }
@@ -148,40 +145,61 @@ const TOPIC_COLUMNS: ReadonlyArray<CellKeys<TopicDetail>> = [
   'webURL',
 ];
 
-/** Every record's detail, as the API gives it, in the lists' order. */
-interface Details {
-  entries: EntryDetail[];
-  categories: CategoryDetail[];
-  topics: TopicDetail[];
-}
+/** The collections of the downloads, in the order of their NDJSON files. */
+const COLLECTIONS = ['entries', 'categories', 'topics'] as const;
+type Collection = (typeof COLLECTIONS)[number];
+
+/** Given each record's detail, in the list's order, as its row is made: its NDJSON line is made of it. */
+type LineOf = (collection: Collection, detail: EntryDetail | CategoryDetail | TopicDetail) => void;
 
 /**
  * What makes the database, in order: its schema, every row (inserts in pieces, made as they are
- * asked for), then its compaction. The same statements in the same order however they are
- * pieced: the same bytes.
+ * asked for, each record's detail made with its row and given to `line`), then its compaction.
+ * The same statements in the same order however they are pieced: the same bytes.
  */
-function* databaseSteps(model: Model, d: Details): Generator<DatabaseStep> {
+function* databaseSteps(model: Model, line: LineOf): Generator<DatabaseStep> {
+  const o: Origins = originsOf(model);
+  const { entries, categories, topics } = model;
   // Temporary tables (VACUUM's copy) in SQLite's memory, not in files of the emulated file system,
   // which grow by copying: the same database, made faster and in less memory.
   yield { sql: 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;' };
   yield { sql: SCHEMA };
   yield { sql: 'BEGIN' };
-  yield* insertRecords('entries', ENTRY_COLUMNS, d.entries);
-  yield* inPieces('INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', d.entries.length, (i) => [
+  yield* insertRecords('entries', ENTRY_COLUMNS, entries.length, (i) => {
+    const d = entryDetail(o, entries[i] as Entry);
+    line('entries', d);
+    return d;
+  });
+  // The searched fields of a record are its detail's, and the detail's are the model's (entryFields).
+  yield* inPieces('INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', entries.length, (i) => [
     i + 1,
-    ...entryFields(d.entries[i] as EntryDetail),
+    ...entryFields(entries[i] as Entry),
   ]);
   // A category's links to its ancestors become its parent's slug.
-  const parents = { column: 'parent', values: model.categories.map((c) => c.parent) };
-  yield* insertRecords('categories', CATEGORY_COLUMNS, d.categories, parents);
-  yield* insertRecords('topics', TOPIC_COLUMNS, d.topics);
-  yield* inPieces('INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', d.topics.length, (i) => {
-    const t = d.topics[i] as TopicDetail;
+  const parents = { column: 'parent', values: categories.map((c) => c.parent) };
+  yield* insertRecords(
+    'categories',
+    CATEGORY_COLUMNS,
+    categories.length,
+    (i) => {
+      const d = categoryDetail(o, model, categories[i] as Category);
+      line('categories', d);
+      return d;
+    },
+    parents,
+  );
+  yield* insertRecords('topics', TOPIC_COLUMNS, topics.length, (i) => {
+    const d = topicDetail(o, model, topics[i] as Topic);
+    line('topics', d);
+    return d;
+  });
+  yield* inPieces('INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', topics.length, (i) => {
+    const t = topics[i] as Topic;
     return [t.id, ...topicFields(t)];
   });
-  const mentions = model.entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
+  const mentions = entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
   yield* inPieces('INSERT INTO entry_topics VALUES (?, ?)', mentions.length, (i) => mentions[i] as Cell[]);
-  const filed = model.topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
+  const filed = topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
   yield* inPieces('INSERT INTO topic_categories VALUES (?, ?)', filed.length, (i) => filed[i] as Cell[]);
   yield { sql: 'COMMIT' };
   // Each full-text index as one b-tree segment: smaller, and faster to search.
@@ -269,16 +287,6 @@ export function databaseThread(limit = WEIGHT_IN_FLIGHT): DatabaseThread {
   };
 }
 
-/** Every record's detail, once, for its NDJSON line and its row. */
-function detailsOf(model: Model): Details {
-  const o: Origins = originsOf(model);
-  return {
-    entries: model.entries.map((e) => entryDetail(o, e)),
-    categories: model.categories.map((c) => categoryDetail(o, model, c)),
-    topics: model.topics.map((t) => topicDetail(o, model, t)),
-  };
-}
-
 /** The whole-data files by name, in the order the list gives them: the NDJSON of each collection, then the database. */
 function bodiesByName(ndjson: readonly Uint8Array[], database: Uint8Array): Map<string, Uint8Array> {
   const [entries, categories, topics] = ndjson as [Uint8Array, Uint8Array, Uint8Array];
@@ -292,17 +300,56 @@ function bodiesByName(ndjson: readonly Uint8Array[], database: Uint8Array): Map<
 
 /** The whole-data files, by name, in the order the list gives them. */
 function downloadBodies(model: Model): Map<string, Uint8Array> {
-  const d = detailsOf(model);
-  return bodiesByName(
-    [d.entries, d.categories, d.topics].map((records) => gzipSync(ndjsonOf(records), GZIP)),
-    makeDatabase(SQL, databaseSteps(model, d)),
+  const lines = new Map<Collection, Buffer[]>(COLLECTIONS.map((c) => [c, []]));
+  const database = makeDatabase(
+    SQL,
+    databaseSteps(model, (collection, detail) => lines.get(collection)?.push(ndjsonLine(detail))),
   );
+  return bodiesByName(
+    COLLECTIONS.map((c) => gzipSync(Buffer.concat(lines.get(c) ?? []), GZIP)),
+    database,
+  );
+}
+
+/** Bytes of NDJSON that may wait for the gzip of a collection, at most, before more rows are made. */
+const GZIP_BACKLOG = 4_000_000;
+
+/**
+ * A collection's NDJSON gzip'ed on libuv's pool as its lines come: the lines of a piece go in
+ * together (`flush`), and the compressed bytes are kept, never the whole text. Fed in any pieces,
+ * deflate gives the same bytes as gzipSync of the whole.
+ */
+function gzipStream(): { add(line: Buffer): void; flush(): Promise<void>; end(): Promise<Buffer> } {
+  const zip = createGzip(GZIP);
+  const out: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    zip.on('data', (chunk: Buffer) => out.push(chunk));
+    zip.once('end', () => resolve(Buffer.concat(out)));
+    zip.once('error', reject);
+  });
+  done.catch(() => {});
+  let waiting: Buffer[] = [];
+  return {
+    add: (line) => void waiting.push(line),
+    flush: async () => {
+      if (waiting.length === 0) return;
+      const room = zip.write(Buffer.concat(waiting));
+      waiting = [];
+      if (!room && zip.writableLength > GZIP_BACKLOG) await new Promise<void>((resolve) => zip.once('drain', resolve));
+    },
+    end: () => {
+      zip.end(Buffer.concat(waiting));
+      waiting = [];
+      return done;
+    },
+  };
 }
 
 /**
  * The same bodies, made off this thread: the database on a thread of its own, fed its rows a piece
- * at a time as they are made here, the gzip on libuv's pool. Given `pace`, it is awaited between
- * two pieces (the watch mode lets the server answer meanwhile); `signal` stops it all.
+ * at a time as they are made here, the gzip on libuv's pool as the lines come. Given `pace`, it is
+ * awaited between two pieces (the watch mode lets the server answer meanwhile); `signal` stops it
+ * all.
  */
 async function downloadBodiesInThread(
   model: Model,
@@ -312,34 +359,23 @@ async function downloadBodiesInThread(
   const stopped = () => {
     if (signal?.aborted === true) throw signal.reason;
   };
-  const between = async () => {
-    if (pace !== undefined) await pace();
-    stopped();
-  };
   stopped();
-  const d = detailsOf(model);
   const thread = databaseThread();
-  const zipped: Promise<Buffer>[] = [];
+  const zips = new Map(COLLECTIONS.map((c) => [c, gzipStream()]));
+  const zipOf = (c: Collection) => zips.get(c) as ReturnType<typeof gzipStream>;
   try {
-    for (const step of databaseSteps(model, d)) {
+    for (const step of databaseSteps(model, (collection, detail) => zipOf(collection).add(ndjsonLine(detail)))) {
       await thread.step(step);
-      await between();
+      for (const c of COLLECTIONS) await zipOf(c).flush();
+      if (pace !== undefined) await pace();
+      stopped();
     }
-    for (const records of [d.entries, d.categories, d.topics] as unknown[][]) {
-      const lines: Buffer[] = [];
-      for (let from = 0; from < records.length; from += ROWS_A_STEP) {
-        lines.push(ndjsonOf(records.slice(from, from + ROWS_A_STEP)));
-        await between();
-      }
-      const zip = gzipAsync(Buffer.concat(lines), GZIP);
-      zip.catch(() => {});
-      zipped.push(zip);
-    }
+    const zipped = Promise.all(COLLECTIONS.map((c) => zipOf(c).end()));
     const bytes = thread.end();
     const stop = () => thread.stop();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      const [ndjson, database] = await Promise.all([Promise.all(zipped), bytes]);
+      const [ndjson, database] = await Promise.all([zipped, bytes]);
       stopped();
       return bodiesByName(ndjson, database);
     } finally {
@@ -347,6 +383,10 @@ async function downloadBodiesInThread(
     }
   } catch (err) {
     thread.stop();
+    for (const c of COLLECTIONS)
+      zipOf(c)
+        .end()
+        .catch(() => {});
     throw err;
   }
 }
