@@ -32,6 +32,7 @@ export interface KeptField {
   words: TextWords;
 }
 
+/** A field as a reader of many snippets of it keeps it. */
 export function keptField(field: string): KeptField {
   const text = oneLine(field);
   return { text, words: textWords(text) };
