@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail } from '../generator/cli/exit.ts';
-import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from '../generator/cli/options.ts';
+import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { copyTree } from './cold.ts';
 import { editsFor } from './incremental.ts';
 import { machineFacts, sampleLoad } from './machine.ts';
@@ -38,9 +38,8 @@ const { values } = parseCommand('npm run bench:watch', USAGE, {
     ...benchOptions(repo),
   },
 });
-const runs = Number(values.runs);
+const runs = wholeNumber('runs', values.runs as string);
 const seconds = Number(values.seconds);
-if (!Number.isInteger(runs) || runs < 1) fail(`--runs: ${values.runs} is not a whole number of at least 1`);
 if (!(seconds >= 2)) fail(`--seconds: ${values.seconds} is not a number of at least 2`);
 const { work, trash, log } = benchPlace(repo, values.corpus as string);
 if (values['no-wait'] !== true) await waitForSettledDisk(work, log);

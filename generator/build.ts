@@ -7,6 +7,7 @@
 // renders: creating one overlaps rendering the next. Should the content prove invalid, nothing is
 // rendered, and the staging tree is discarded whole: none of it was ever the output.
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createProgress } from './cli/progress.ts';
 import { buildFingerprint } from './content/fingerprint.ts';
 import { type LoadOptions, readContent, validate } from './content/load.ts';
@@ -101,7 +102,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     for (const f of renderFiles(model, undefined, { withoutDownloads: true })) {
       site.add(f.path, f.body);
       if (performance.now() - turn < RENDER_SLICE_MS) continue;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       turn = performance.now();
     }
     // The files first, their list (sizes and hashes) after them, as renderFiles gives them.

@@ -5,6 +5,7 @@
 // caller.
 
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { readContent, validate } from '../generator/content/load.ts';
@@ -40,7 +41,7 @@ describe('downloads made off the main thread', () => {
     let paces = 0;
     const paced = await downloadFilesInThread(model, undefined, async () => {
       paces++;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     });
     // Pieces of 256 rows: the 600 entries alone are three pieces of each of two inserts.
     expect(paces).toBeGreaterThan(6);

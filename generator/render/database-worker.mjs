@@ -3,7 +3,8 @@
 // SQLite's work on the whole diary (the inserts and their full-text indexing, the optimize, the
 // VACUUM) that a second core does instead of the first. The steps come as messages, one piece of
 // rows at a time, so that this thread starts on the first while the main thread makes the next;
-// each is answered with null once run, so the main thread keeps only a few ahead; null ends them, and the database's bytes go back, moved rather than copied.
+// each is answered with null once run, so that the main thread keeps only a few ahead; null ends
+// them, and the database's bytes go back, moved rather than copied.
 
 import { parentPort } from 'node:worker_threads';
 import initSqlJs from 'sql.js';

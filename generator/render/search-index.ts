@@ -144,8 +144,8 @@ function shardFile(index: CollectionIndex, shard: number): IndexFile {
   };
 }
 
-/** Every file of a collection's index. */
-function filesOf(index: CollectionIndex): IndexFile[] {
+/** Every file of a collection's index, as the build writes them. */
+export function collectionIndexFilesOf(index: CollectionIndex): IndexFile[] {
   return [docsFile(index), ...index.shardWords.map((_, shard) => shardFile(index, shard))];
 }
 
@@ -155,12 +155,7 @@ export function collectionIndexFiles(
   count: number,
   fields: (doc: number) => Fields,
 ): IndexFile[] {
-  return filesOf(collectionIndex(collection, count, fields));
-}
-
-/** Every file of a collection's index, as the build writes them. */
-export function collectionIndexFilesOf(index: CollectionIndex): IndexFile[] {
-  return filesOf(index);
+  return collectionIndexFilesOf(collectionIndex(collection, count, fields));
 }
 
 /** The words of one document and their positions, numbered as the index numbers them. */
@@ -247,12 +242,12 @@ function topicIndex(model: Pick<Model, 'topics'>): CollectionIndex {
 
 /** The files of the entries' index. */
 export function entryIndexFiles(model: Pick<Model, 'entries'>): IndexFile[] {
-  return filesOf(entryIndex(model));
+  return collectionIndexFilesOf(entryIndex(model));
 }
 
 /** The files of the topics' index. */
 export function topicIndexFiles(model: Pick<Model, 'topics'>): IndexFile[] {
-  return filesOf(topicIndex(model));
+  return collectionIndexFilesOf(topicIndex(model));
 }
 
 /** A site's index and the model it was made from (the watch mode's last render). */
@@ -318,7 +313,7 @@ export function changeSearchIndex(
   basis: SearchBasis,
 ): { index: SiteSearchIndex; files: IndexFile[] } {
   const changed = changedCollections(model, basis);
-  const whole = (index: CollectionIndex) => ({ index, files: filesOf(index) });
+  const whole = (index: CollectionIndex) => ({ index, files: collectionIndexFilesOf(index) });
   const entries = changed.entries ?? whole(entryIndex(model));
   const topics = changed.topics ?? whole(topicIndex(model));
   return { index: { entries: entries.index, topics: topics.index }, files: [...entries.files, ...topics.files] };
@@ -348,5 +343,5 @@ export function searchIndexFiles(
 ): IndexFile[] {
   const index = siteIndex(model, basis);
   keep?.(index);
-  return [...filesOf(index.entries), ...filesOf(index.topics)];
+  return [...collectionIndexFilesOf(index.entries), ...collectionIndexFilesOf(index.topics)];
 }

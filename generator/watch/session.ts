@@ -21,6 +21,7 @@
 
 import { mkdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { entryOf, topicOf } from '../content/build-model.ts';
 import { kindsByCategory } from '../content/derive.ts';
 import { type ContentState, type LoadOptions, readContent, validate } from '../content/load.ts';
@@ -575,8 +576,7 @@ export class BuildSession {
     const run: DownloadsRun = { model, stop: new AbortController(), made: null };
     this.downloadsRun = run;
     // A piece of the work here at a time, the server answering between two.
-    const pace = () => new Promise<void>((resolve) => setImmediate(resolve));
-    downloadFilesInThread(model, run.stop.signal, pace).then(
+    downloadFilesInThread(model, run.stop.signal, () => nextTurn()).then(
       (made) => {
         if (this.downloadsRun !== run) return;
         run.made = made;

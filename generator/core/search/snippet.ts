@@ -52,6 +52,18 @@ interface Read {
   at: number;
 }
 
+/** Words read as tokens (tokenize.ts), as an excerpt reads them. */
+function readOf(tokens: readonly Token[], first: number, marks: boolean[], at: number): Read {
+  return {
+    length: tokens.length,
+    start: (i) => (tokens[i] as Token).start,
+    end: (i) => (tokens[i] as Token).end,
+    first,
+    marks,
+    at,
+  };
+}
+
 /**
  * Marks the occurrences of the terms that end at word `last` of those read (`termAt` gives a
  * read word's term), and gives where the first occurrence starts, `at` as it was or earlier.
@@ -94,14 +106,7 @@ function firstMatch(text: string, terms: readonly Term[], skip: number): Read {
     for (; seen < sofar.length; seen++) at = markEnding((i) => sofar[i]?.term, seen, terms, marks, at);
     return at !== -1 && sofar.length > at + past;
   });
-  return {
-    length: tokens.length,
-    start: (i) => (tokens[i] as Token).start,
-    end: (i) => (tokens[i] as Token).end,
-    first,
-    marks,
-    at,
-  };
+  return readOf(tokens, first, marks, at);
 }
 
 /**
@@ -185,14 +190,5 @@ export function snippet(
   // Nothing to mark (a query of exclusions only): the text's first words.
   const field = text !== '' ? text : title;
   const tokens = tokenize(field, (sofar) => sofar.length > AFTER + 1);
-  if (tokens.length === 0) return '';
-  const read: Read = {
-    length: tokens.length,
-    start: (i) => (tokens[i] as Token).start,
-    end: (i) => (tokens[i] as Token).end,
-    first: 0,
-    marks: [],
-    at: 0,
-  };
-  return excerpt(field, read, 0, false).trim();
+  return tokens.length === 0 ? '' : excerpt(field, readOf(tokens, 0, [], 0), 0, false).trim();
 }
