@@ -10,6 +10,8 @@ import {
   type SearchQuery,
 } from '../generator/core/search/query.ts';
 import {
+  BETWEEN_RUNS,
+  mayStemTo,
   readRun,
   runStart,
   type Token,
@@ -77,6 +79,170 @@ describe('tokenizer', () => {
     );
     // Word 1 is the second of "6½" (NFKD: 61⁄2): the runs after it are read, not skipped.
     expect(tokenizeFrom('6½d. and so to bed', 1).tokens.map((t) => t.term)).toEqual(terms('6½d. and so to bed'));
+  });
+
+  // Long texts, mostly of ASCII words (which the skipping leaps over, 64 and 8 at a time) and now
+  // and then something it must step over one run at a time: a run of another kind, a character
+  // of no run that it does not know, a run that is two words.
+  const longText = fc
+    .array(
+      fc.oneof(
+        { weight: 30, arbitrary: fc.constantFrom('and', 'so', 'to', 'bed', 'Plague', 'X1', '1665') },
+        { weight: 30, arbitrary: fc.constantFrom(' ', ', ', '. ', ' — ', ' “', '” ', '’s ', '\n', '\u00a0') },
+        { weight: 1, arbitrary: fc.constantFrom('café', 'e\u0301', '½', 'ﬁre', '€', '\u2e3b', 'x\ud800y', '٣') },
+      ),
+      { maxLength: 1500 },
+    )
+    .map((ps) => ps.join(''));
+
+  it('skips long texts in leaps to the same word as one run at a time', () => {
+    fc.assert(
+      fc.property(longText, fc.nat({ max: 800 }), (text, skip) => {
+        const all = tokenize(text);
+        let first = Math.min(skip, all.length);
+        while (first > 0 && first < all.length && all[first - 1]?.start === all[first]?.start) first--;
+        const from = tokenizeFrom(text, skip, (sofar) => sofar.length >= 3);
+        expect(from.first).toBe(first);
+        expect(from.tokens).toEqual(all.slice(first, first + from.tokens.length));
+        expect(from.tokens.length).toBeGreaterThanOrEqual(Math.min(3, all.length - first));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('knows no character of a run as one between runs', () => {
+    const between = new RegExp(`^${BETWEEN_RUNS}$`);
+    const inRun = /^[\p{L}\p{M}\p{N}]$/u;
+    const wrong: string[] = [];
+    let known = 0;
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      if (!between.test(ch)) continue;
+      known++;
+      if (inRun.test(ch)) wrong.push(`U+${c.toString(16)}`);
+    }
+    expect(wrong).toEqual([]);
+    // The ASCII ones, Latin-1's, and the General Punctuation block.
+    expect(known).toBeGreaterThan(200);
+  });
+
+  it('stems only the words that may be a term, and gives the others no term', () => {
+    // Stems that are not their word's letters: happy → happi, agreed → agre, hoping → hope.
+    const words = ['happy', 'happily', 'agreed', 'hoping', 'hopping', 'plague', 'plagues', 'bed', 'so', 'I', 'X1'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 40 }), fc.subarray(words), (ws, wanted) => {
+        const text = ws.join(' ');
+        const may = mayStemTo(wanted.flatMap((w) => terms(w)));
+        const wantedTerms = new Set(wanted.flatMap((w) => terms(w)));
+        const all = tokenize(text);
+        const some = tokenizeFrom(text, 0, undefined, may).tokens;
+        expect(some.map(({ start, end }) => [start, end])).toEqual(all.map(({ start, end }) => [start, end]));
+        some.forEach((t, i) => {
+          const real = (all[i] as Token).term;
+          // A word that is a term is never left unstemmed; one given no term is none.
+          if (wantedTerms.has(real)) expect(t.term).toBe(real);
+          else expect(t.term === '' || t.term === real).toBe(true);
+        });
+      }),
+      { numRuns: 300 },
+    );
+    expect(mayStemTo(terms('happy'))('Happy')).toBe(true);
+    expect(mayStemTo(terms('hoping'))('hoping')).toBe(true);
+    expect(mayStemTo(terms('plague'))('bed')).toBe(false);
+  });
+
+  it('has every stem within two letters of its word, over words made with the suffixes Porter takes off', () => {
+    const stems = [
+      'happ',
+      'agre',
+      'hop',
+      'relat',
+      'condit',
+      'valen',
+      'possib',
+      'gener',
+      'nation',
+      'sens',
+      'form',
+      'tri',
+    ];
+    const suffixes = [
+      '',
+      'y',
+      'ies',
+      'ied',
+      'ying',
+      'ily',
+      'iness',
+      'ed',
+      'ing',
+      'e',
+      'es',
+      's',
+      'ss',
+      'sses',
+      'eed',
+      'ational',
+      'tional',
+      'enci',
+      'anci',
+      'izer',
+      'abli',
+      'alli',
+      'entli',
+      'eli',
+      'ousli',
+      'ization',
+      'ation',
+      'ator',
+      'alism',
+      'iveness',
+      'fulness',
+      'ousness',
+      'aliti',
+      'iviti',
+      'biliti',
+      'bility',
+      'icate',
+      'ative',
+      'alize',
+      'iciti',
+      'ical',
+      'ful',
+      'ness',
+      'al',
+      'ance',
+      'ence',
+      'er',
+      'ic',
+      'able',
+      'ible',
+      'ant',
+      'ement',
+      'ment',
+      'ent',
+      'ion',
+      'ou',
+      'ism',
+      'ate',
+      'iti',
+      'ous',
+      'ive',
+      'ize',
+      'ly',
+      'bly',
+      'ably',
+      'edly',
+      'll',
+    ];
+    const far: string[] = [];
+    for (const stem of stems)
+      for (const a of suffixes)
+        for (const b of suffixes.slice(0, 24)) {
+          const word = stem + a + b;
+          if (!mayStemTo(terms(word))(word)) far.push(`${word} → ${terms(word)[0]}`);
+        }
+    expect(far).toEqual([]);
   });
 });
 

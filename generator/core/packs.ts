@@ -56,6 +56,7 @@ export function packMembers(keys: readonly string[]): Map<number, number[]> {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** A pack's text: its table of contents, then the bodies (each a detail file's text). */
 export function packText(records: ReadonlyArray<readonly [key: string, body: string]>): string {
@@ -77,7 +78,7 @@ export function unpack(bytes: Uint8Array): Map<string, Uint8Array> | null {
   if (end === -1) return null;
   let contents: unknown;
   try {
-    contents = JSON.parse(new TextDecoder().decode(bytes.subarray(0, end)));
+    contents = JSON.parse(decoder.decode(bytes.subarray(0, end)));
   } catch {
     return null;
   }

@@ -15,6 +15,7 @@ import { type DocumentStats, search } from '../../generator/core/search/engine.t
 import { parseSearchDocs } from '../../generator/core/search/index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from '../../generator/core/search/postings.ts';
 import { parseSearch } from '../../generator/core/search/query.ts';
+import { mayStemTo, terms } from '../../generator/core/search/tokenize.ts';
 import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
 import { collectionIndexFiles } from '../../generator/render/search-index.ts';
 import { writeEncyclopediaFixture } from '../../scripts/fixture-encyclopedia.ts';
@@ -94,6 +95,16 @@ describe.skipIf(!available)('search against SQLite FTS5 on the whole diary', () 
       .slice(1)
       .map((block) => block.split('\n').filter((l) => l !== ''));
   }, 600_000);
+
+  // A snippet stems only the words that may be one of its query's (core/search/tokenize.ts
+  // mayStemTo): every word of the diary written in ASCII must pass for its own stem.
+  it("passes every word of the diary as one that may be its own stem's", () => {
+    const words = new Set<string>();
+    for (const f of fields) for (const field of f) for (const w of field.match(/[A-Za-z0-9]+/g) ?? []) words.add(w);
+    const refused = [...words].filter((w) => !mayStemTo(terms(w))(w));
+    expect(words.size).toBeGreaterThan(20_000);
+    expect(refused).toEqual([]);
+  });
 
   it('finds the same entries for each query', () => {
     const files = new Map(

@@ -5,7 +5,16 @@
 
 import type { Fields } from './documents.ts';
 import type { Term } from './query.ts';
-import { readRun, runStart, type TextWords, type Token, textWords, tokenize, tokenizeFrom } from './tokenize.ts';
+import {
+  mayStemTo,
+  readRun,
+  runStart,
+  type TextWords,
+  type Token,
+  textWords,
+  tokenize,
+  tokenizeFrom,
+} from './tokenize.ts';
 
 const BEFORE = 8;
 const AFTER = 16;
@@ -94,18 +103,24 @@ const wordsPast = (terms: readonly Term[]): number => AFTER + Math.max(1, ...ter
 
 /**
  * The field's words up to a little past the first occurrence of one of the terms (enough for the
- * excerpt: a snippet need not read a long entry to its end).
+ * excerpt: a snippet need not read a long entry to its end). Only the words that may be one of
+ * the terms are stemmed: a cold isolate's first search stems a thousand words otherwise.
  */
 function firstMatch(text: string, terms: readonly Term[], skip: number): Read {
   const past = wordsPast(terms);
   const marks: boolean[] = [];
   let at = -1;
   let seen = 0;
-  const { tokens, first } = tokenizeFrom(text, skip, (sofar) => {
-    // Occurrences that end at each word read since the last call.
-    for (; seen < sofar.length; seen++) at = markEnding((i) => sofar[i]?.term, seen, terms, marks, at);
-    return at !== -1 && sofar.length > at + past;
-  });
+  const { tokens, first } = tokenizeFrom(
+    text,
+    skip,
+    (sofar) => {
+      // Occurrences that end at each word read since the last call.
+      for (; seen < sofar.length; seen++) at = markEnding((i) => sofar[i]?.term, seen, terms, marks, at);
+      return at !== -1 && sofar.length > at + past;
+    },
+    mayStemTo(terms.flatMap((term) => term.words)),
+  );
   return readOf(tokens, first, marks, at);
 }
 

@@ -115,14 +115,67 @@ export function textWords(text: string): TextWords {
 }
 
 /**
+ * Characters that are never in a written run (no letter, mark or digit: test/search-query.test.ts
+ * checks each): ASCII's punctuation, symbols, spaces and controls, Latin-1's, and the General
+ * Punctuation block (dashes, curly quotes, the spaces of typesetting).
+ */
+export const BETWEEN_RUNS =
+  '[\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\xa9\\xab-\\xb1\\xb4\\xb6-\\xb8\\xbb\\xbf\\xd7\\xf7\\u2000-\\u206f]';
+/**
+ * `n` written runs in a row, each of ASCII letters and digits only (one word each) and followed by
+ * one of BETWEEN_RUNS or the end, with what comes before each. No Unicode classes: V8 compiles it
+ * in a twentieth of the time those take, which a cold isolate pays.
+ */
+const simpleRuns = (n: number) => new RegExp(`(?:${BETWEEN_RUNS}*[A-Za-z0-9]+(?=${BETWEEN_RUNS}|$)){${n}}`, 'y');
+/** The leaps a reader skipping words takes, longest first. */
+const LEAPS = [64, 8].map((n) => ({ n, runs: simpleRuns(n) }));
+
+/**
+ * Skips at most `words` words from `at` (not inside a written run), in leaps over written runs of
+ * ASCII letters and digits (one word each), the regular expression engine reading them where a
+ * loop of this module's would run in a cold isolate's interpreter: where it stopped, and how many
+ * words it skipped (none before a run of another kind, or a character not in BETWEEN_RUNS).
+ */
+function leap(text: string, at: number, words: number): { at: number; skipped: number } {
+  let skipped = 0;
+  for (const { n, runs } of LEAPS) {
+    while (words - skipped >= n) {
+      runs.lastIndex = at;
+      if (!runs.test(text)) break;
+      at = runs.lastIndex;
+      skipped += n;
+    }
+  }
+  return { at, skipped };
+}
+
+/**
+ * Whether a word written in ASCII letters and digits may stem to one of `terms`: a Porter stem is
+ * its word's letters, lower-cased, up to its own last letter at most (over the whole diary's
+ * words and six million made of them with every suffix the stemmer takes off, none differs from
+ * its word before that letter: test/search-query.test.ts); two letters are kept in hand.
+ */
+export function mayStemTo(terms: readonly string[]): (word: string) => boolean {
+  const heads = terms.map((term) => term.slice(0, Math.max(0, term.length - 2)));
+  return (word) => {
+    const lower = word.toLowerCase();
+    for (const head of heads) if (lower.startsWith(head)) return true;
+    return false;
+  };
+}
+
+/**
  * As tokenize, but the first `skip` words are only counted (cheaply: a run of ASCII letters and
- * digits is one word), not returned; `first` is the number of the first word returned. (A reader
- * that keeps the text's TextWords reads from them instead: runStart, readRun.)
+ * digits is one word), not returned; `first` is the number of the first word returned. A reader
+ * that wants only some words' terms (an excerpt marks its query's) may say which a word of ASCII
+ * letters and digits may be (mayStemTo): the others are not stemmed, and their term is ''. (A
+ * reader that keeps the text's TextWords reads from them instead: runStart, readRun.)
  */
 export function tokenizeFrom(
   text: string,
   skip: number,
   enough?: (tokens: readonly Token[]) => boolean,
+  may?: (word: string) => boolean,
 ): { tokens: Token[]; first: number } {
   const tokens: Token[] = [];
   let counted = 0;
@@ -130,7 +183,14 @@ export function tokenizeFrom(
   // before (a run of several words, as "6½" is, may hold word `skip` and others after it).
   let skipping = skip > 0;
   const runs = runsOf();
-  for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
+  for (;;) {
+    if (skipping) {
+      const leapt = leap(text, runs.lastIndex, skip - counted);
+      runs.lastIndex = leapt.at;
+      counted += leapt.skipped;
+    }
+    const m = runs.exec(text);
+    if (m === null) break;
     const run = m[0];
     if (skipping) {
       const n = wordCount(run);
@@ -142,7 +202,8 @@ export function tokenizeFrom(
     }
     const start = m.index;
     const end = start + run.length;
-    for (const term of termsOfRun(run)) tokens.push({ term, start, end });
+    if (may !== undefined && ASCII_WORD.test(run) && !may(run)) tokens.push({ term: '', start, end });
+    else for (const term of termsOfRun(run)) tokens.push({ term, start, end });
     if (enough?.(tokens) === true) break;
   }
   return { tokens, first: counted };
