@@ -2,7 +2,7 @@
 // relevance (BM25F: the title weighs more than the text, the text more than the notes; ties in
 // the list's order). Pure: the caller has read the postings of every word the query names.
 
-import type { Postings } from './postings.ts';
+import { type Positions, type Postings, postingsOf } from './postings.ts';
 import type { Ordering, SearchQuery, Term } from './query.ts';
 
 /** Every document has three fields (title, text, notes), numbered as one sequence of positions. */
@@ -31,15 +31,15 @@ function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
   return starts;
 }
 
-const NONE: Postings = new Map();
+const NONE: Postings = postingsOf([]);
 
 // Phrases found, by the postings of their first word (kept while those are: a runtime's cache of
 // the shard holds them) and the phrase: a warm query does not intersect them again.
-const phrasesFound = new WeakMap<Postings, Map<string, Map<number, number[]>>>();
+const phrasesFound = new WeakMap<Postings, Map<string, Postings>>();
 const PHRASES_KEPT = 64;
 
 /** Where a phrase starts in each document that holds it. */
-function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Postings>): Map<number, number[]> {
+function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Postings>): Postings {
   const lists = words.map((w) => postings.get(w) ?? NONE);
   const first = lists[0] as Postings;
   if (lists.length === 1) return first;
@@ -47,34 +47,42 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
   let kept = phrasesFound.get(first);
   const hit = kept?.get(key);
   if (hit !== undefined) return hit;
-  const found = new Map<number, number[]>();
-  for (const [doc, positions] of first) {
-    let starts = positions;
+  const found: Array<[number, Positions]> = [];
+  // The documents of every list are ascending: each list is read once, alongside the first.
+  const cursors = lists.map(() => 0);
+  for (let i = 0; i < first.size; i++) {
+    const doc = first.doc(i);
+    let starts: Positions = first.positionsAt(i);
     for (let k = 1; k < lists.length && starts.length > 0; k++) {
-      const next = (lists[k] as Postings).get(doc);
-      if (next === undefined) {
+      const list = lists[k] as Postings;
+      let c = cursors[k] as number;
+      while (c < list.size && list.doc(c) < doc) c++;
+      cursors[k] = c;
+      if (c === list.size || list.doc(c) !== doc) {
         starts = [];
         break;
       }
+      const next = list.positionsAt(c);
       // Both ascending: one pass keeps the starts whose k-th next word is there.
       const kept: number[] = [];
       let j = 0;
-      for (const p of starts) {
-        const target = p + k;
+      for (let s = 0; s < starts.length; s++) {
+        const target = (starts[s] as number) + k;
         while (j < next.length && (next[j] as number) < target) j++;
-        if (next[j] === target) kept.push(p);
+        if (next[j] === target) kept.push(target - k);
       }
       starts = kept;
     }
-    if (starts.length > 0) found.set(doc, starts);
+    if (starts.length > 0) found.push([doc, starts]);
   }
+  const result = postingsOf(found);
   if (kept === undefined) {
     kept = new Map();
     phrasesFound.set(first, kept);
   }
   if (kept.size >= PHRASES_KEPT) kept.clear();
-  kept.set(key, found);
-  return found;
+  kept.set(key, result);
+  return result;
 }
 
 // The average weighted length of a collection's documents, by its lengths (kept while they are).
@@ -123,13 +131,15 @@ export function searchWithPlaces(
   ordering: Ordering,
 ): Found {
   const { count } = stats;
-  const occurrences = new Map<Term, Map<number, number[]>>();
+  const occurrences = new Map<Term, Postings>();
   const firstAt = (doc: number): number[] => {
     const starts = fieldStarts(stats.lengths, doc);
     const first = [-1, -1, -1];
     for (const [term, found] of occurrences) {
       if (term.negated) continue;
-      for (const p of found.get(doc) ?? []) {
+      const positions = found.get(doc) ?? [];
+      for (let i = 0; i < positions.length; i++) {
+        const p = positions[i] as number;
         let f = FIELD_COUNT - 1;
         while (f > 0 && p < (starts[f] as number)) f--;
         const at = p - (starts[f] as number);
@@ -146,7 +156,7 @@ function matching(
   stats: DocumentStats,
   postings: ReadonlyMap<string, Postings>,
   ordering: Ordering,
-  occurrences: Map<Term, Map<number, number[]>>,
+  occurrences: Map<Term, Postings>,
   count: number,
 ): number[] {
   if (query.clauses.length === 0) return [];
@@ -159,21 +169,20 @@ function matching(
   let chosen: Term[] | null = null;
   for (const clause of query.clauses) {
     if (clause.some((term) => term.negated)) continue;
-    const found = clause.map((term) => occurrences.get(term) as Map<number, number[]>);
+    const found = clause.map((term) => occurrences.get(term) as Postings);
     const size = found.reduce((n, docs) => n + docs.size, 0);
     if (candidates !== null && size >= candidates.length) continue;
+    const docsOf = (p: Postings) => Array.from({ length: p.size }, (_, i) => p.doc(i));
     // One term's documents are already in ascending order (the postings' order).
     candidates =
-      found.length === 1
-        ? [...(found[0] as Map<number, number[]>).keys()]
-        : [...new Set(found.flatMap((docs) => [...docs.keys()]))].sort((a, b) => a - b);
+      found.length === 1 ? docsOf(found[0] as Postings) : [...new Set(found.flatMap(docsOf))].sort((a, b) => a - b);
     chosen = clause;
   }
   // The candidates hold the clause they come from: only the others are asked.
   const others = query.clauses.filter((clause) => clause !== chosen);
   const holds = (doc: number): boolean =>
     others.every((clause) =>
-      clause.some((term) => (occurrences.get(term) as Map<number, number[]>).has(doc) !== term.negated),
+      clause.some((term) => ((occurrences.get(term) as Postings).get(doc) !== undefined) !== term.negated),
     );
   const matches =
     candidates === null ? Array.from({ length: count }, (_, doc) => doc).filter(holds) : candidates.filter(holds);
@@ -197,7 +206,8 @@ function matching(
       const at = found.get(doc);
       if (at === undefined) continue;
       let tf = 0;
-      for (const p of at) {
+      for (let i = 0; i < at.length; i++) {
+        const p = at[i] as number;
         let f = FIELD_COUNT - 1;
         while (f > 0 && p < (starts[f] as number)) f--;
         tf += stats.weights[f] as number;
