@@ -51,14 +51,14 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
   // The documents of every list are ascending: each list is read once, alongside the first.
   const cursors = lists.map(() => 0);
   for (let i = 0; i < first.size; i++) {
-    const doc = first.doc(i);
+    const doc = first.docs[i] as number;
     let starts: Positions = first.positionsAt(i);
     for (let k = 1; k < lists.length && starts.length > 0; k++) {
       const list = lists[k] as Postings;
       let c = cursors[k] as number;
-      while (c < list.size && list.doc(c) < doc) c++;
+      while (c < list.size && (list.docs[c] as number) < doc) c++;
       cursors[k] = c;
-      if (c === list.size || list.doc(c) !== doc) {
+      if (c === list.size || list.docs[c] !== doc) {
         starts = [];
         break;
       }
@@ -172,7 +172,7 @@ function matching(
     const found = clause.map((term) => occurrences.get(term) as Postings);
     const size = found.reduce((n, docs) => n + docs.size, 0);
     if (candidates !== null && size >= candidates.length) continue;
-    const docsOf = (p: Postings) => Array.from({ length: p.size }, (_, i) => p.doc(i));
+    const docsOf = (p: Postings) => Array.from(p.docs);
     // One term's documents are already in ascending order (the postings' order).
     candidates =
       found.length === 1 ? docsOf(found[0] as Postings) : [...new Set(found.flatMap(docsOf))].sort((a, b) => a - b);

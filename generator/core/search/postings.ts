@@ -105,18 +105,33 @@ export type Positions = ArrayLike<number>;
 export interface Postings {
   /** How many documents hold the word. */
   readonly size: number;
-  /** The i-th of them (0 ≤ i < size). */
-  doc(i: number): number;
-  /** The positions in the i-th of them. */
+  /** Those documents, ascending. */
+  readonly docs: Int32Array;
+  /** The positions in the i-th of them (0 ≤ i < size). */
   positionsAt(i: number): Positions;
   /** A document's positions; undefined when the word is not in it. */
   get(doc: number): Positions | undefined;
 }
 
+/**
+ * Lists of at least this many documents find one by a table of every document number (built the
+ * first time one is asked for: a relevance order or another clause asks for each candidate);
+ * shorter ones by a binary search.
+ */
+const TABLE_FROM = 32;
+
 /** Postings of documents `docs`, the i-th with positions [at[i], at[i + 1]) of `positions`. */
 function packedPostings(docs: Int32Array, at: Int32Array, positions: Int32Array): Postings {
-  /** The index of `doc` in docs, or -1 (a binary search). */
+  let table: Int32Array | undefined;
+  /** The index of `doc` in docs, or -1. */
   const indexOf = (doc: number): number => {
+    if (docs.length >= TABLE_FROM) {
+      if (table === undefined) {
+        table = new Int32Array((docs[docs.length - 1] as number) + 1).fill(-1);
+        for (let i = 0; i < docs.length; i++) table[docs[i] as number] = i;
+      }
+      return doc >= 0 && doc < table.length ? (table[doc] as number) : -1;
+    }
     let lo = 0;
     let hi = docs.length - 1;
     while (lo <= hi) {
@@ -131,7 +146,7 @@ function packedPostings(docs: Int32Array, at: Int32Array, positions: Int32Array)
   const positionsAt = (i: number): Positions => positions.subarray(at[i] as number, at[i + 1] as number);
   return {
     size: docs.length,
-    doc: (i) => docs[i] as number,
+    docs,
     positionsAt,
     get: (doc) => {
       const i = indexOf(doc);
@@ -159,7 +174,7 @@ export function postingsOf(list: ReadonlyArray<readonly [number, Positions]>): P
 
 /** The [document, positions] of postings, in order (as postingsOf takes them). */
 export function postingsList(postings: Postings): Array<[number, number[]]> {
-  return Array.from({ length: postings.size }, (_, i) => [postings.doc(i), Array.from(postings.positionsAt(i))]);
+  return Array.from(postings.docs, (doc, i) => [doc, Array.from(postings.positionsAt(i))]);
 }
 
 /** Postings packed; `previousDoc` is the document before the first (to pack them in pieces). */
