@@ -33,6 +33,20 @@ function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
 
 const NONE: Postings = postingsOf([]);
 
+/** Whether ascending positions include `p` (a binary search). */
+function includes(positions: Positions, p: number): boolean {
+  let lo = 0;
+  let hi = positions.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const q = positions[mid] as number;
+    if (q === p) return true;
+    if (q < p) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 // Phrases found, by the postings of their first word (kept while those are: a runtime's cache of
 // the shard holds them) and the phrase: a warm query does not intersect them again.
 const phrasesFound = new WeakMap<Postings, Map<string, Postings>>();
@@ -48,30 +62,43 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
   const hit = kept?.get(key);
   if (hit !== undefined) return hit;
   const found: Array<[number, Positions]> = [];
-  // The documents of every list are ascending: each list is read once, alongside the first.
-  const cursors = lists.map(() => 0);
-  for (let i = 0; i < first.size; i++) {
-    const doc = first.docs[i] as number;
-    let starts: Positions = first.positionsAt(i);
-    for (let k = 1; k < lists.length && starts.length > 0; k++) {
-      const list = lists[k] as Postings;
-      let c = cursors[k] as number;
+  // Driven by the word that occurs least (of "and so to bed", bed: 3,800 occurrences in the diary,
+  // and 78,000): each of its occurrences is a candidate start, kept when every other word is where
+  // the phrase puts it, the rarer first (they drop the most candidates soonest). The documents of
+  // each list are ascending: each is read once, alongside the driver's.
+  let r = 0;
+  for (let k = 1; k < lists.length; k++)
+    if ((lists[k] as Postings).occurrences < (lists[r] as Postings).occurrences) r = k;
+  const driver = lists[r] as Postings;
+  const others = lists
+    .map((list, k) => ({ list, k, cursor: 0 }))
+    .filter((o) => o.k !== r)
+    .sort((a, b) => a.list.occurrences - b.list.occurrences || a.k - b.k);
+  const inDoc: Positions[] = [];
+  /** The positions in `doc` of every other word, in inDoc; false when one is not in it. */
+  const allIn = (doc: number): boolean => {
+    for (let o = 0; o < others.length; o++) {
+      const other = others[o] as (typeof others)[number];
+      const { list } = other;
+      let c = other.cursor;
       while (c < list.size && (list.docs[c] as number) < doc) c++;
-      cursors[k] = c;
-      if (c === list.size || list.docs[c] !== doc) {
-        starts = [];
-        break;
-      }
-      const next = list.positionsAt(c);
-      // Both ascending: one pass keeps the starts whose k-th next word is there.
-      const kept: number[] = [];
-      let j = 0;
-      for (let s = 0; s < starts.length; s++) {
-        const target = (starts[s] as number) + k;
-        while (j < next.length && (next[j] as number) < target) j++;
-        if (next[j] === target) kept.push(target - k);
-      }
-      starts = kept;
+      other.cursor = c;
+      if (c === list.size || list.docs[c] !== doc) return false;
+      inDoc[o] = list.positionsAt(c);
+    }
+    return true;
+  };
+  for (let i = 0; i < driver.size; i++) {
+    const doc = driver.docs[i] as number;
+    if (!allIn(doc)) continue;
+    const occurs = driver.positionsAt(i);
+    const starts: number[] = [];
+    for (let j = 0; j < occurs.length; j++) {
+      const start = (occurs[j] as number) - r;
+      let all = start >= 0;
+      for (let o = 0; o < others.length && all; o++)
+        all = includes(inDoc[o] as Positions, start + (others[o] as (typeof others)[number]).k);
+      if (all) starts.push(start);
     }
     if (starts.length > 0) found.push([doc, starts]);
   }

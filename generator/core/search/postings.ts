@@ -107,6 +107,8 @@ export interface Postings {
   readonly size: number;
   /** Those documents, ascending. */
   readonly docs: Int32Array;
+  /** How many positions in all. */
+  readonly occurrences: number;
   /** The positions in the i-th of them (0 ≤ i < size). */
   positionsAt(i: number): Positions;
   /** A document's positions; undefined when the word is not in it. */
@@ -147,6 +149,7 @@ function packedPostings(docs: Int32Array, at: Int32Array, positions: Int32Array)
   return {
     size: docs.length,
     docs,
+    occurrences: positions.length,
     positionsAt,
     get: (doc) => {
       const i = indexOf(doc);
