@@ -33,10 +33,9 @@ function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
 
 const NONE: Postings = postingsOf([]);
 
-/** Whether ascending positions include `p` (a binary search). */
-function includes(positions: Positions, p: number): boolean {
-  let lo = 0;
-  let hi = positions.length - 1;
+/** Whether positions [lo, hi) of `positions` (ascending) include `p` (a binary search). */
+function includes(positions: Int32Array, lo: number, hi: number, p: number): boolean {
+  hi--;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const q = positions[mid] as number;
@@ -74,8 +73,10 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
     .map((list, k) => ({ list, k, cursor: 0 }))
     .filter((o) => o.k !== r)
     .sort((a, b) => a.list.occurrences - b.list.occurrences || a.k - b.k);
-  const inDoc: Positions[] = [];
-  /** The positions in `doc` of every other word, in inDoc; false when one is not in it. */
+  // Where each other word's positions in the document at hand are: [from, to) of its positions.
+  const from = new Int32Array(others.length);
+  const to = new Int32Array(others.length);
+  /** Whether every other word is in `doc` (and where, in from and to). */
   const allIn = (doc: number): boolean => {
     for (let o = 0; o < others.length; o++) {
       const other = others[o] as (typeof others)[number];
@@ -84,20 +85,22 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
       while (c < list.size && (list.docs[c] as number) < doc) c++;
       other.cursor = c;
       if (c === list.size || list.docs[c] !== doc) return false;
-      inDoc[o] = list.positionsAt(c);
+      from[o] = list.at[c] as number;
+      to[o] = list.at[c + 1] as number;
     }
     return true;
   };
   for (let i = 0; i < driver.size; i++) {
     const doc = driver.docs[i] as number;
     if (!allIn(doc)) continue;
-    const occurs = driver.positionsAt(i);
     const starts: number[] = [];
-    for (let j = 0; j < occurs.length; j++) {
-      const start = (occurs[j] as number) - r;
+    for (let j = driver.at[i] as number, end = driver.at[i + 1] as number; j < end; j++) {
+      const start = (driver.positions[j] as number) - r;
       let all = start >= 0;
-      for (let o = 0; o < others.length && all; o++)
-        all = includes(inDoc[o] as Positions, start + (others[o] as (typeof others)[number]).k);
+      for (let o = 0; o < others.length && all; o++) {
+        const other = others[o] as (typeof others)[number];
+        all = includes(other.list.positions, from[o] as number, to[o] as number, start + other.k);
+      }
       if (all) starts.push(start);
     }
     if (starts.length > 0) found.push([doc, starts]);
@@ -164,9 +167,11 @@ export function searchWithPlaces(
     const first = [-1, -1, -1];
     for (const [term, found] of occurrences) {
       if (term.negated) continue;
-      const positions = found.get(doc) ?? [];
-      for (let i = 0; i < positions.length; i++) {
-        const p = positions[i] as number;
+      const i = found.indexOf(doc);
+      if (i === -1) continue;
+      const { positions } = found;
+      for (let k = found.at[i] as number, end = found.at[i + 1] as number; k < end; k++) {
+        const p = positions[k] as number;
         let f = FIELD_COUNT - 1;
         while (f > 0 && p < (starts[f] as number)) f--;
         const at = p - (starts[f] as number);
@@ -209,7 +214,7 @@ function matching(
   const others = query.clauses.filter((clause) => clause !== chosen);
   const holds = (doc: number): boolean =>
     others.every((clause) =>
-      clause.some((term) => ((occurrences.get(term) as Postings).get(doc) !== undefined) !== term.negated),
+      clause.some((term) => ((occurrences.get(term) as Postings).indexOf(doc) !== -1) !== term.negated),
     );
   const matches =
     candidates === null ? Array.from({ length: count }, (_, doc) => doc).filter(holds) : candidates.filter(holds);
@@ -230,11 +235,12 @@ function matching(
     const norm = K1 * (1 - B + (B * weightedLength(doc)) / average);
     let s = 0;
     for (const [, found] of positive) {
-      const at = found.get(doc);
-      if (at === undefined) continue;
+      const i = found.indexOf(doc);
+      if (i === -1) continue;
+      const { positions } = found;
       let tf = 0;
-      for (let i = 0; i < at.length; i++) {
-        const p = at[i] as number;
+      for (let k = found.at[i] as number, end = found.at[i + 1] as number; k < end; k++) {
+        const p = positions[k] as number;
         let f = FIELD_COUNT - 1;
         while (f > 0 && p < (starts[f] as number)) f--;
         tf += stats.weights[f] as number;

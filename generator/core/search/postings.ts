@@ -109,7 +109,15 @@ export interface Postings {
   readonly docs: Int32Array;
   /** How many positions in all. */
   readonly occurrences: number;
-  /** The positions in the i-th of them (0 ≤ i < size). */
+  /**
+   * Every position, document after document: the i-th document's are those from at[i] to
+   * at[i + 1] (for loops that read many documents' positions without a view of each made).
+   */
+  readonly positions: Int32Array;
+  readonly at: Int32Array;
+  /** Where a document is in docs; -1 when the word is not in it. */
+  indexOf(doc: number): number;
+  /** The positions in the i-th document (0 ≤ i < size). */
   positionsAt(i: number): Positions;
   /** A document's positions; undefined when the word is not in it. */
   get(doc: number): Positions | undefined;
@@ -122,15 +130,35 @@ export interface Postings {
  */
 const TABLE_FROM = 32;
 
-/** Postings of documents `docs`, the i-th with positions [at[i], at[i + 1]) of `positions`. */
-function packedPostings(docs: Int32Array, at: Int32Array, positions: Int32Array): Postings {
-  let table: Int32Array | undefined;
-  /** The index of `doc` in docs, or -1. */
-  const indexOf = (doc: number): number => {
+/**
+ * Postings of documents `docs`, the i-th with positions [at[i], at[i + 1]) of `positions`. A class,
+ * not an object of closures, so that a call of its methods is one call site's one target however
+ * many words are read (a warm query calls them for each candidate).
+ */
+class PackedPostings implements Postings {
+  readonly docs: Int32Array;
+  readonly at: Int32Array;
+  readonly positions: Int32Array;
+  readonly size: number;
+  readonly occurrences: number;
+  private table: Int32Array | undefined;
+
+  constructor(docs: Int32Array, at: Int32Array, positions: Int32Array) {
+    this.docs = docs;
+    this.at = at;
+    this.positions = positions;
+    this.size = docs.length;
+    this.occurrences = positions.length;
+  }
+
+  indexOf(doc: number): number {
+    const { docs } = this;
     if (docs.length >= TABLE_FROM) {
+      let table = this.table;
       if (table === undefined) {
         table = new Int32Array((docs[docs.length - 1] as number) + 1).fill(-1);
         for (let i = 0; i < docs.length; i++) table[docs[i] as number] = i;
+        this.table = table;
       }
       return doc >= 0 && doc < table.length ? (table[doc] as number) : -1;
     }
@@ -144,18 +172,16 @@ function packedPostings(docs: Int32Array, at: Int32Array, positions: Int32Array)
       else hi = mid - 1;
     }
     return -1;
-  };
-  const positionsAt = (i: number): Positions => positions.subarray(at[i] as number, at[i + 1] as number);
-  return {
-    size: docs.length,
-    docs,
-    occurrences: positions.length,
-    positionsAt,
-    get: (doc) => {
-      const i = indexOf(doc);
-      return i === -1 ? undefined : positionsAt(i);
-    },
-  };
+  }
+
+  positionsAt(i: number): Positions {
+    return this.positions.subarray(this.at[i] as number, this.at[i + 1] as number);
+  }
+
+  get(doc: number): Positions | undefined {
+    const i = this.indexOf(doc);
+    return i === -1 ? undefined : this.positionsAt(i);
+  }
 }
 
 /** The postings of a list of [document, positions], both ascending. */
@@ -172,7 +198,7 @@ export function postingsOf(list: ReadonlyArray<readonly [number, Positions]>): P
     for (let j = 0; j < ps.length; j++) positions[k++] = ps[j] as number;
   });
   at[list.length] = k;
-  return packedPostings(docs, at, positions);
+  return new PackedPostings(docs, at, positions);
 }
 
 /** The [document, positions] of postings, in order (as postingsOf takes them). */
@@ -254,7 +280,7 @@ export function decodePostings(text: string): Postings | null {
   if (pending || state !== GAP) return null;
   at[d] = k;
   // Copies of the parts used: a server keeps a word's postings as long as its shard.
-  return packedPostings(docs.slice(0, d), at.slice(0, d + 1), positions.slice(0, k));
+  return new PackedPostings(docs.slice(0, d), at.slice(0, d + 1), positions.slice(0, k));
 }
 
 /**
