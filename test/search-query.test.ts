@@ -21,6 +21,13 @@ import {
   tokenizeFrom,
 } from '../generator/core/search/tokenize.ts';
 
+/** The first word read when `skip` are skipped: word `skip` is read with the others of its written run. */
+function firstRead(all: readonly Token[], skip: number): number {
+  let first = Math.min(skip, all.length);
+  while (first > 0 && first < all.length && all[first - 1]?.start === all[first]?.start) first--;
+  return first;
+}
+
 function parsed(raw: string): SearchQuery {
   const p = parseSearch(raw);
   if (!p.ok) throw new Error(p.error.detail);
@@ -50,9 +57,7 @@ describe('tokenizer', () => {
     fc.assert(
       fc.property(anyText, fc.nat({ max: 40 }), (text, skip) => {
         const all = tokenize(text);
-        // Word `skip` is read with the other words of its written run, from the run's first.
-        let first = Math.min(skip, all.length);
-        while (first > 0 && first < all.length && all[first - 1]?.start === all[first]?.start) first--;
+        const first = firstRead(all, skip);
         const from = tokenizeFrom(text, skip);
         expect(from.first).toBe(first);
         expect(from.tokens).toEqual(all.slice(first));
@@ -99,8 +104,7 @@ describe('tokenizer', () => {
     fc.assert(
       fc.property(longText, fc.nat({ max: 800 }), (text, skip) => {
         const all = tokenize(text);
-        let first = Math.min(skip, all.length);
-        while (first > 0 && first < all.length && all[first - 1]?.start === all[first]?.start) first--;
+        const first = firstRead(all, skip);
         const from = tokenizeFrom(text, skip, (sofar) => sofar.length >= 3);
         expect(from.first).toBe(first);
         expect(from.tokens).toEqual(all.slice(first, first + from.tokens.length));

@@ -2,7 +2,7 @@
 // relevance (BM25F: the title weighs more than the text, the text more than the notes; ties in
 // the list's order). Pure: the caller has read the postings of every word the query names.
 
-import { type Positions, type Postings, postingsOf } from './postings.ts';
+import { indexIn, type Positions, type Postings, postingsOf } from './postings.ts';
 import type { Ordering, SearchQuery, Term } from './query.ts';
 
 /** Every document has three fields (title, text, notes), numbered as one sequence of positions. */
@@ -32,19 +32,6 @@ function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
 }
 
 const NONE: Postings = postingsOf([]);
-
-/** Whether positions [lo, hi) of `positions` (ascending) include `p` (a binary search). */
-function includes(positions: Int32Array, lo: number, hi: number, p: number): boolean {
-  hi--;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const q = positions[mid] as number;
-    if (q === p) return true;
-    if (q < p) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
 
 // Phrases found, by the postings of their first word (kept while those are: a runtime's cache of
 // the shard holds them) and the phrase: a warm query does not intersect them again.
@@ -99,7 +86,7 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
       let all = start >= 0;
       for (let o = 0; o < others.length && all; o++) {
         const other = others[o] as (typeof others)[number];
-        all = includes(other.list.positions, from[o] as number, to[o] as number, start + other.k);
+        all = indexIn(other.list.positions, start + other.k, from[o] as number, to[o] as number) !== -1;
       }
       if (all) starts.push(start);
     }

@@ -130,6 +130,19 @@ export interface Postings {
  */
 const TABLE_FROM = 32;
 
+/** Where `value` is among [lo, hi) of `sorted` (ascending), or -1: a binary search. */
+export function indexIn(sorted: Int32Array, value: number, lo: number, hi: number): number {
+  let top = hi - 1;
+  while (lo <= top) {
+    const mid = (lo + top) >>> 1;
+    const v = sorted[mid] as number;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else top = mid - 1;
+  }
+  return -1;
+}
+
 /**
  * Postings of documents `docs`, the i-th with positions [at[i], at[i + 1]) of `positions`. A class,
  * not an object of closures, so that a call of its methods is one call site's one target however
@@ -162,16 +175,7 @@ class PackedPostings implements Postings {
       }
       return doc >= 0 && doc < table.length ? (table[doc] as number) : -1;
     }
-    let lo = 0;
-    let hi = docs.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const d = docs[mid] as number;
-      if (d === doc) return mid;
-      if (d < doc) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return indexIn(docs, doc, 0, docs.length);
   }
 
   positionsAt(i: number): Positions {
