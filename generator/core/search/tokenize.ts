@@ -131,22 +131,34 @@ const simpleRuns = (n: number) => new RegExp(`(?:${BETWEEN_RUNS}*[A-Za-z0-9]+(?=
 const LEAPS = [64, 8].map((n) => ({ n, runs: simpleRuns(n) }));
 
 /**
+ * Leaps that may fail in a text before the skipping goes one run at a time: a text of many words
+ * of another kind (a diary in French, in German) would have its leaps fail again and again, each
+ * after reading up to 64 words for nothing.
+ */
+const FAILED_LEAPS = 4;
+
+/**
  * Skips at most `words` words from `at` (not inside a written run), in leaps over written runs of
  * ASCII letters and digits (one word each), the regular expression engine reading them where a
- * loop of this module's would run in a cold isolate's interpreter: where it stopped, and how many
- * words it skipped (none before a run of another kind, or a character not in BETWEEN_RUNS).
+ * loop of this module's would run in a cold isolate's interpreter: where it stopped, how many
+ * words it skipped (none before a run of another kind, or a character not in BETWEEN_RUNS), and
+ * whether a leap failed.
  */
-function leap(text: string, at: number, words: number): { at: number; skipped: number } {
+function leap(text: string, at: number, words: number): { at: number; skipped: number; failed: boolean } {
   let skipped = 0;
+  let failed = false;
   for (const { n, runs } of LEAPS) {
     while (words - skipped >= n) {
       runs.lastIndex = at;
-      if (!runs.test(text)) break;
+      if (!runs.test(text)) {
+        failed = true;
+        break;
+      }
       at = runs.lastIndex;
       skipped += n;
     }
   }
-  return { at, skipped };
+  return { at, skipped, failed };
 }
 
 /**
@@ -183,11 +195,13 @@ export function tokenizeFrom(
   // before (a run of several words, as "6½" is, may hold word `skip` and others after it).
   let skipping = skip > 0;
   const runs = runsOf();
+  let failures = 0;
   for (;;) {
-    if (skipping) {
+    if (skipping && failures < FAILED_LEAPS) {
       const leapt = leap(text, runs.lastIndex, skip - counted);
       runs.lastIndex = leapt.at;
       counted += leapt.skipped;
+      if (leapt.failed) failures++;
     }
     const m = runs.exec(text);
     if (m === null) break;
