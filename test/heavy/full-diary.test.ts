@@ -5,6 +5,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../generator/build.ts';
+import { SITE_INDEX_FILE } from '../../generator/core/files.ts';
+import { handle, type ReadFile } from '../../generator/core/handler.ts';
+import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import type { ImportReport } from '../../generator/import/report.ts';
 import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
 import { type FixtureSummary, writeEncyclopediaFixture } from '../../scripts/fixture-encyclopedia.ts';
@@ -103,6 +106,73 @@ describe.skipIf(!available)('the whole diary', () => {
       });
     },
   });
+
+  // A search answer's snippets are cut two ways (core/search/snippet.ts): a record's first snippet
+  // reads its field up to the match, skipping words in leaps and stemming only the words that may
+  // match; later ones read the words a server keeps, each stemmed. The two must agree, on the
+  // diary's own words: each search is answered with every record read afresh (an edge isolate's
+  // first request), then with the bytes of every file kept and asked twice (a warm server).
+  it('answers each search the same whether its records are read for the first time or kept', async () => {
+    const out = join(tempDir('pepys-diary-search-'), 'public');
+    await build({ contentDir, outDir: out, quiet: true, env: {} });
+    const loaded = parseSiteIndex(readFileSync(join(out, SITE_INDEX_FILE), 'utf8'));
+    if (!loaded.ok) throw new Error(loaded.error);
+    const read = (file: string): Uint8Array | null => {
+      try {
+        return readFileSync(join(out, file));
+      } catch {
+        return null;
+      }
+    };
+    const kept = new Map<string, Uint8Array | null>();
+    const keeping: ReadFile = (file) => {
+      if (!kept.has(file)) kept.set(file, read(file));
+      return kept.get(file) ?? null;
+    };
+    // The words of some entries, and a seeded choice of searches made of them.
+    const words = new Set<string>();
+    for (const date of loaded.value.entryDates.slice(0, 400)) {
+      const html = readFileSync(join(contentDir, 'entries', date.slice(0, 4), `${date}.html`), 'utf8');
+      for (const w of html.replace(/<[^>]*>/g, ' ').match(/[A-Za-z’']{2,}/g) ?? []) words.add(w);
+    }
+    const vocabulary = [...words];
+    let seed = 1665;
+    const pick = (): string => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return vocabulary[seed % vocabulary.length] as string;
+    };
+    const differ: string[] = [];
+    let results = 0;
+    for (let i = 0; i < 150; i++) {
+      const style = i % 4;
+      const search =
+        style === 0
+          ? pick()
+          : style === 1
+            ? `"${pick()} ${pick()}"`
+            : style === 2
+              ? `${pick()} or ${pick()}`
+              : `${pick()} -${pick()}`;
+      for (const list of ['entries', 'topics'])
+        for (const extra of ['', '&ordering=relevance', '&page=2']) {
+          const request = {
+            method: 'GET',
+            path: `/api/v1/${list}`,
+            query: `search=${encodeURIComponent(search)}${extra}`,
+            header: () => null,
+          };
+          const fresh = await handle(request, loaded.value, read);
+          await handle(request, loaded.value, keeping);
+          const warm = await handle(request, loaded.value, keeping);
+          if (fresh.status === 200) results++;
+          if (fresh.status !== warm.status || Buffer.compare(Buffer.from(fresh.body), Buffer.from(warm.body)) !== 0)
+            differ.push(`${request.path}?${request.query}`);
+        }
+    }
+    expect(differ).toEqual([]);
+    expect(results).toBeGreaterThan(300);
+    rmSync(join(out, '..'), { recursive: true, force: true });
+  }, 300_000);
 
   // Issue 17 (calendars, locales, periods, webURLs, derived references) changed no answer of the
   // complete diary: test/fixtures/pepys-complete.sha256 holds a hash of each directory of its build
