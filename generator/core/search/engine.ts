@@ -33,6 +33,9 @@ function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
 
 const NONE: Postings = postingsOf([]);
 
+/** A word's documents, as an array (a clause's candidates). */
+const docsOf = (p: Postings): number[] => Array.from(p.docs);
+
 // Phrases found, by the postings of their first word (kept while those are: a runtime's cache of
 // the shard holds them) and the phrase: a warm query does not intersect them again.
 const phrasesFound = new WeakMap<Postings, Map<string, Postings>>();
@@ -191,7 +194,6 @@ function matching(
     const found = clause.map((term) => occurrences.get(term) as Postings);
     const size = found.reduce((n, docs) => n + docs.size, 0);
     if (candidates !== null && size >= candidates.length) continue;
-    const docsOf = (p: Postings) => Array.from(p.docs);
     // One term's documents are already in ascending order (the postings' order).
     candidates =
       found.length === 1 ? docsOf(found[0] as Postings) : [...new Set(found.flatMap(docsOf))].sort((a, b) => a - b);

@@ -117,10 +117,6 @@ export interface Postings {
   readonly at: Int32Array;
   /** Where a document is in docs; -1 when the word is not in it. */
   indexOf(doc: number): number;
-  /** The positions in the i-th document (0 ≤ i < size). */
-  positionsAt(i: number): Positions;
-  /** A document's positions; undefined when the word is not in it. */
-  get(doc: number): Positions | undefined;
 }
 
 /**
@@ -177,15 +173,6 @@ class PackedPostings implements Postings {
     }
     return indexIn(docs, doc, 0, docs.length);
   }
-
-  positionsAt(i: number): Positions {
-    return this.positions.subarray(this.at[i] as number, this.at[i + 1] as number);
-  }
-
-  get(doc: number): Positions | undefined {
-    const i = this.indexOf(doc);
-    return i === -1 ? undefined : this.positionsAt(i);
-  }
 }
 
 /** The postings of a list of [document, positions], both ascending. */
@@ -207,7 +194,11 @@ export function postingsOf(list: ReadonlyArray<readonly [number, Positions]>): P
 
 /** The [document, positions] of postings, in order (as postingsOf takes them). */
 export function postingsList(postings: Postings): Array<[number, number[]]> {
-  return Array.from(postings.docs, (doc, i) => [doc, Array.from(postings.positionsAt(i))]);
+  const { positions, at } = postings;
+  return Array.from(postings.docs, (doc, i) => [
+    doc,
+    Array.from(positions.subarray(at[i] as number, at[i + 1] as number)),
+  ]);
 }
 
 /** Postings packed; `previousDoc` is the document before the first (to pack them in pieces). */

@@ -106,7 +106,7 @@ const wordsPast = (terms: readonly Term[]): number => AFTER + Math.max(1, ...ter
  * excerpt: a snippet need not read a long entry to its end). Only the words that may be one of
  * the terms are stemmed: a cold isolate's first search stems a thousand words otherwise.
  */
-function firstMatch(text: string, terms: readonly Term[], skip: number): Read {
+function firstMatch(text: string, terms: readonly Term[], skip: number, may: (word: string) => boolean): Read {
   const past = wordsPast(terms);
   const marks: boolean[] = [];
   let at = -1;
@@ -119,7 +119,7 @@ function firstMatch(text: string, terms: readonly Term[], skip: number): Read {
       for (; seen < sofar.length; seen++) at = markEnding((i) => sofar[i]?.term, seen, terms, marks, at);
       return at !== -1 && sofar.length > at + past;
     },
-    mayStemTo(terms.flatMap((term) => term.words)),
+    may,
   );
   return readOf(tokens, first, marks, at);
 }
@@ -193,13 +193,16 @@ export function snippet(
   keptOf?: (field: number) => KeptField,
 ): string {
   const [title, text] = fields;
+  // Once a snippet, for the fields it reads (up to three).
+  const may = mayStemTo(terms.flatMap((term) => term.words));
   for (const f of [1, 2, 0]) {
     const known = firstAt?.[f];
     if (known === -1) continue;
     const skip = Math.max(0, (known ?? 0) - BEFORE);
     const kept = keptOf?.(f);
     const field = kept === undefined ? (fields[f] as string) : kept.text;
-    const read = kept === undefined ? firstMatch(field, terms, skip) : firstMatchKept(field, terms, skip, kept.words);
+    const read =
+      kept === undefined ? firstMatch(field, terms, skip, may) : firstMatchKept(field, terms, skip, kept.words);
     if (read.at !== -1) return excerpt(field, read, read.at, kept !== undefined).trim();
   }
   // Nothing to mark (a query of exclusions only): the text's first words.
