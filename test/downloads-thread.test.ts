@@ -1,17 +1,20 @@
 // The downloads as the cold build makes them (render/downloads.ts downloadFilesInThread: the
-// database on a thread of its own, the gzip on libuv's pool) against the same made on the
+// database and the gzip of the NDJSON on a thread of their own) against the same made on the
 // caller's thread: the same files, byte for byte, in the same order, paced or not; and stopped, it
 // rejects. The database's thread is sent its steps only a few ahead, and its failures reach the
-// caller.
+// caller. Text bound from its bytes (sqlite-steps.mjs, `CAST(? AS TEXT)`) makes the database
+// bound from strings would.
 
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { readContent, validate } from '../generator/content/load.ts';
 import type { Model } from '../generator/core/model.ts';
 import { databaseThread, downloadFiles, downloadFilesInThread } from '../generator/render/downloads.ts';
-import { makeDatabase } from '../generator/render/sqlite-steps.mjs';
+import { type DatabaseStep, makeDatabase, textParameters } from '../generator/render/sqlite-steps.mjs';
 import { writeContent } from './helpers/content.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 
@@ -86,7 +89,7 @@ describe("the database's thread", () => {
     // Twenty steps of 100,000 characters: sent at once, they would be 2,000,000 in its queue.
     for (let i = 0; i < 20; i++)
       weights.push(await thread.step({ sql: 'INSERT INTO t VALUES (?)', rows: [[big(100_000)]] }));
-    const bytes = await thread.end();
+    const bytes = (await thread.end()).database;
     expect(Math.max(...weights)).toBeLessThanOrEqual(limit);
     expect(bytes.length).toBeGreaterThan(2_000_000);
     // The same steps on this thread: the same bytes.
@@ -95,6 +98,31 @@ describe("the database's thread", () => {
       ...Array.from({ length: 20 }, () => ({ sql: 'INSERT INTO t VALUES (?)', rows: [[big(100_000)]] })),
     ]);
     expect(Buffer.compare(Buffer.from(bytes), Buffer.from(here))).toBe(0);
+  });
+
+  it("gzips each stream's pieces in the order given: the bytes gzipSync makes of the whole", async () => {
+    // A backlog of one byte: every piece waits for its stream to drain before it is answered, and
+    // the steps sent meanwhile wait their turn.
+    const limit = 50_000;
+    const thread = databaseThread(limit, 2, 1);
+    const pieces = Array.from({ length: 40 }, (_, i) => Buffer.from(`${i} ${'plague '.repeat(500 + i * 37)}\n`));
+    const weights: number[] = [await thread.step({ sql: 'CREATE TABLE t (a TEXT)' })];
+    for (const [i, piece] of pieces.entries()) {
+      // A copy: the thread takes the buffer it is given.
+      weights.push(await thread.append(i % 2, Buffer.from(piece)));
+      if (i % 5 === 0) weights.push(await thread.step({ sql: 'INSERT INTO t VALUES (?)', rows: [[String(i)]] }));
+    }
+    await expect(thread.append(2, Buffer.from('x'))).rejects.toThrow(/no gzip stream 2/);
+    const { database, gzipped } = await thread.end();
+    expect(Math.max(...weights)).toBeLessThanOrEqual(limit);
+    expect(gzipped).toHaveLength(2);
+    for (const stream of [0, 1]) {
+      const whole = Buffer.concat(pieces.filter((_, i) => i % 2 === stream));
+      expect(Buffer.compare(gunzipSync(gzipped[stream] as Uint8Array), whole)).toBe(0);
+      // Given in pieces, deflate makes the bytes it makes of the whole (the downloads' level).
+      expect(Buffer.compare(Buffer.from(gzipped[stream] as Uint8Array), gzipSync(whole, { level: 9 }))).toBe(0);
+    }
+    expect(database.length).toBeGreaterThan(0);
   });
 
   it('a step that fails: the next step or the end rejects with SQLite’s error, nothing waits forever', async () => {
@@ -108,5 +136,73 @@ describe("the database's thread", () => {
       })(),
     ).rejects.toThrow(/no such table: nowhere/);
     thread.stop();
+  });
+});
+
+describe('text bound from its bytes', () => {
+  it('finds the parameters written CAST(? AS TEXT), in order', () => {
+    expect(textParameters('INSERT INTO t VALUES (?, CAST(? AS TEXT), ?, CAST(? AS TEXT))')).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+    expect(textParameters('INSERT INTO t VALUES (?, ?)')).toBeNull();
+  });
+
+  // Any string: ASCII, accents, other scripts, astral characters, lone surrogates (which sql.js
+  // and TextEncoder write differently: those are bound as strings), empty, or no value.
+  const text = fc.oneof(
+    fc.string({ unit: 'grapheme', maxLength: 30 }),
+    fc.string({ unit: 'binary', maxLength: 30 }),
+    fc.constantFrom('', 'a\uD800b', '\uDC00', 'é', '𝄞 clef', 'plague\u0000'),
+    fc.constant(null),
+  );
+  const statements = (cast: boolean): { schema: DatabaseStep; insert: string; fts: string } => {
+    const p = cast ? 'CAST(? AS TEXT)' : '?';
+    return {
+      schema: {
+        sql: `CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT NOT NULL DEFAULT '', n INTEGER);
+          CREATE VIRTUAL TABLE f USING fts4 (content="", a, b, tokenize=porter);`,
+      },
+      insert: `INSERT INTO t (id, a, b, n) VALUES (?, ${p}, ${p}, ?)`,
+      fts: `INSERT INTO f (docid, a, b) VALUES (?, ${p}, ${p})`,
+    };
+  };
+
+  it('makes the same database as text bound from strings, full-text index included', async () => {
+    const SQL = await initSqlJs();
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            text,
+            text.map((t) => t ?? ''),
+          ),
+          { maxLength: 12 },
+        ),
+        (rows) => {
+          const made = (cast: boolean) => {
+            const s = statements(cast);
+            return makeDatabase(SQL, [
+              s.schema,
+              { sql: s.insert, rows: rows.map(([a, b], i) => [i + 1, a, b, i]) },
+              { sql: s.fts, rows: rows.map(([a, b], i) => [i + 1, a, b]) },
+              { sql: 'VACUUM' },
+            ]);
+          };
+          expect(Buffer.compare(Buffer.from(made(true)), Buffer.from(made(false)))).toBe(0);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses a number given to a text parameter (cast, it would no longer be one)', async () => {
+    const SQL = await initSqlJs();
+    const s = statements(true);
+    expect(() => makeDatabase(SQL, [s.schema, { sql: s.insert, rows: [[1, 5, 'b', 1]] }])).toThrow(
+      /parameter 2 .* is text, given number/,
+    );
   });
 });

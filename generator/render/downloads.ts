@@ -9,7 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { createGzip, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import { DOWNLOAD_PATHS, DOWNLOAD_TYPES, DOWNLOADS_FILE, downloadFile, STATIC_HEADERS_FILE } from '../core/files.ts';
 import { API_HEADERS } from '../core/headers.ts';
@@ -72,6 +72,20 @@ CREATE VIRTUAL TABLE entries_fts USING fts4 (content="", title, text, notes, tok
 CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, tokenize=porter);
 `;
 
+/** The columns of `table` that SCHEMA declares TEXT. */
+function textColumns(table: string): Set<string> {
+  const definition = SCHEMA.match(new RegExp(`CREATE TABLE ${table} \\(([^;]*)\\);`))?.[1];
+  if (definition === undefined) throw new Error(`no table ${table} in the schema`);
+  return new Set(Array.from(definition.matchAll(/(\w+) TEXT\b/g), (m) => m[1] as string));
+}
+
+/** A statement's parameter: a text one is bound from its bytes (sqlite-steps.mjs, textParameters). */
+const parameter = (text: boolean) => (text ? 'CAST(? AS TEXT)' : '?');
+
+/** The insert of a record's searched text: its docid, then its fields (search/documents.ts). */
+const searchedText = (table: string) =>
+  `INSERT INTO ${table} (docid, title, text, notes) VALUES (?, ${[1, 2, 3].map(() => parameter(true)).join(', ')})`;
+
 /** The fields of a record whose values are one cell: the columns a table can take from it. */
 type CellKeys<T> = { [K in keyof T]-?: T[K] extends Cell ? K : never }[keyof T];
 
@@ -99,7 +113,8 @@ function insertRecords<T>(
   extra: { column: string; values: readonly Cell[] } | null = null,
 ): Generator<DatabaseStep> {
   const names = [...columns.map(String), ...(extra === null ? [] : [extra.column])];
-  const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+  const text = textColumns(table);
+  const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => parameter(text.has(n))).join(', ')})`;
   return inPieces(sql, count, (i) => {
     const r = detailAt(i);
     return [...columns.map((c) => r[c] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])];
@@ -171,10 +186,7 @@ function* databaseSteps(model: Model, line: LineOf): Generator<DatabaseStep> {
     return d;
   });
   // The searched fields of a record are its detail's, and the detail's are the model's (entryFields).
-  yield* inPieces('INSERT INTO entries_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', entries.length, (i) => [
-    i + 1,
-    ...entryFields(entries[i] as Entry),
-  ]);
+  yield* inPieces(searchedText('entries_fts'), entries.length, (i) => [i + 1, ...entryFields(entries[i] as Entry)]);
   // A category's links to its ancestors become its parent's slug.
   const parents = { column: 'parent', values: categories.map((c) => c.parent) };
   yield* insertRecords(
@@ -193,14 +205,22 @@ function* databaseSteps(model: Model, line: LineOf): Generator<DatabaseStep> {
     line('topics', d);
     return d;
   });
-  yield* inPieces('INSERT INTO topics_fts (docid, title, text, notes) VALUES (?, ?, ?, ?)', topics.length, (i) => {
+  yield* inPieces(searchedText('topics_fts'), topics.length, (i) => {
     const t = topics[i] as Topic;
     return [t.id, ...topicFields(t)];
   });
   const mentions = entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
-  yield* inPieces('INSERT INTO entry_topics VALUES (?, ?)', mentions.length, (i) => mentions[i] as Cell[]);
+  yield* inPieces(
+    `INSERT INTO entry_topics VALUES (${parameter(true)}, ?)`,
+    mentions.length,
+    (i) => mentions[i] as Cell[],
+  );
   const filed = topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
-  yield* inPieces('INSERT INTO topic_categories VALUES (?, ?)', filed.length, (i) => filed[i] as Cell[]);
+  yield* inPieces(
+    `INSERT INTO topic_categories VALUES (?, ${parameter(true)})`,
+    filed.length,
+    (i) => filed[i] as Cell[],
+  );
   yield { sql: 'COMMIT' };
   // Each full-text index as one b-tree segment: smaller, and faster to search.
   yield { sql: "INSERT INTO entries_fts (entries_fts) VALUES ('optimize')" };
@@ -222,34 +242,44 @@ function weightOf(step: DatabaseStep): number {
   return weight;
 }
 
-/** A database made on a thread of its own (database-worker.mjs), given its steps one by one. */
+/** A database and gzip streams made on a thread of its own (database-worker.mjs), given their pieces one by one. */
 export interface DatabaseThread {
   /**
    * Sends a step; resolves when what the thread has yet to run weighs at most the thread's limit,
    * with that weight.
    */
   step(step: DatabaseStep): Promise<number>;
-  /** No more steps: resolves with the database's bytes. */
-  end(): Promise<Uint8Array>;
+  /** Sends bytes to gzip stream `stream` (0 to `streams` - 1); resolves as `step` does. */
+  append(stream: number, bytes: Uint8Array): Promise<number>;
+  /** No more steps: resolves with the database's bytes and each stream's gzip. */
+  end(): Promise<{ database: Uint8Array; gzipped: Uint8Array[] }>;
   stop(): void;
 }
 
-export function databaseThread(limit = WEIGHT_IN_FLIGHT): DatabaseThread {
-  const worker = new Worker(new URL('./database-worker.mjs', import.meta.url));
-  // The weights of the steps sent and not yet run, in order.
+/** Bytes of NDJSON that may wait for the gzip of a collection, at most, before more are taken. */
+const GZIP_BACKLOG = 4_000_000;
+
+/** Bytes of NDJSON sent to the database's thread a piece (fewer pieces: fewer trips to libuv's pool). */
+const GZIP_PIECE = 1_000_000;
+
+export function databaseThread(limit = WEIGHT_IN_FLIGHT, streams = 0, backlog = GZIP_BACKLOG): DatabaseThread {
+  const worker = new Worker(new URL('./database-worker.mjs', import.meta.url), {
+    workerData: { streams, gzip: GZIP, backlog },
+  });
+  // The weights of the messages sent and not yet done with, in order.
   const inFlight: number[] = [];
   let weight = 0;
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
   let fail: ((err: Error) => void) | undefined;
-  const made = new Promise<Uint8Array>((resolve, reject) => {
+  const made = new Promise<{ database: Uint8Array; gzipped: Uint8Array[] }>((resolve, reject) => {
     fail = (err) => {
       failure ??= err;
       reject(err);
       wake?.();
     };
-    // null: a step was run (database-worker.mjs); then the bytes, once.
-    worker.on('message', (message: Uint8Array | null) => {
+    // null: a message was done with (database-worker.mjs); then the files, once.
+    worker.on('message', (message: { database: Uint8Array; gzipped: Uint8Array[] } | null) => {
       if (message !== null) {
         resolve(message);
         return;
@@ -264,20 +294,30 @@ export function databaseThread(limit = WEIGHT_IN_FLIGHT): DatabaseThread {
   });
   // Awaited by end(); a failure before then is not left unhandled.
   made.catch(() => {});
+  const send = async (message: DatabaseStep | { stream: number; bytes: Uint8Array }, messageWeight: number) => {
+    if (failure !== undefined) throw failure;
+    if ('bytes' in message) {
+      const { bytes } = message;
+      // A buffer of its own is moved; a view of a shared one (Node's pool of small buffers) is copied.
+      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      worker.postMessage(message, whole ? [bytes.buffer as ArrayBuffer] : []);
+    } else worker.postMessage(message);
+    inFlight.push(messageWeight);
+    weight += messageWeight;
+    while (weight > limit && failure === undefined)
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    wake = undefined;
+    if (failure !== undefined) throw failure;
+    return weight;
+  };
   return {
-    step: async (step) => {
-      if (failure !== undefined) throw failure;
-      worker.postMessage(step);
-      const stepWeight = weightOf(step);
-      inFlight.push(stepWeight);
-      weight += stepWeight;
-      while (weight > limit && failure === undefined)
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      wake = undefined;
-      if (failure !== undefined) throw failure;
-      return weight;
+    step: (step) => send(step, weightOf(step)),
+    append: (stream, bytes) => {
+      if (!Number.isInteger(stream) || stream < 0 || stream >= streams)
+        return Promise.reject(new RangeError(`no gzip stream ${stream} (of ${streams})`));
+      return send({ stream, bytes }, bytes.byteLength);
     },
     end: () => {
       worker.postMessage(null);
@@ -311,43 +351,10 @@ function downloadBodies(model: Model): Map<string, Uint8Array> {
   );
 }
 
-/** Bytes of NDJSON that may wait for the gzip of a collection, at most, before more rows are made. */
-const GZIP_BACKLOG = 4_000_000;
-
-/**
- * A collection's NDJSON gzip'ed on libuv's pool as its lines come: the lines of a piece go in
- * together (`flush`), and the compressed bytes are kept, never the whole text. Fed in any pieces,
- * deflate gives the same bytes as gzipSync of the whole.
- */
-function gzipStream(): { add(line: Buffer): void; flush(): Promise<void>; end(): Promise<Buffer> } {
-  const zip = createGzip(GZIP);
-  const out: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    zip.on('data', (chunk: Buffer) => out.push(chunk));
-    zip.once('end', () => resolve(Buffer.concat(out)));
-    zip.once('error', reject);
-  });
-  done.catch(() => {});
-  let waiting: Buffer[] = [];
-  return {
-    add: (line) => void waiting.push(line),
-    flush: async () => {
-      if (waiting.length === 0) return;
-      const room = zip.write(Buffer.concat(waiting));
-      waiting = [];
-      if (!room && zip.writableLength > GZIP_BACKLOG) await new Promise<void>((resolve) => zip.once('drain', resolve));
-    },
-    end: () => {
-      zip.end(Buffer.concat(waiting));
-      waiting = [];
-      return done;
-    },
-  };
-}
-
 /**
  * The same bodies, made off this thread: the database on a thread of its own, fed its rows a piece
- * at a time as they are made here, the gzip on libuv's pool as the lines come. Given `pace`, it is
+ * at a time as they are made here, and the NDJSON lines a megabyte at a time, which that thread
+ * gzips on libuv's pool (database-worker.mjs says why there). Given `pace`, it is
  * awaited between two pieces (the watch mode lets the server answer meanwhile); `signal` stops it
  * all.
  */
@@ -360,33 +367,43 @@ async function downloadBodiesInThread(
     if (signal?.aborted === true) throw signal.reason;
   };
   stopped();
-  const thread = databaseThread();
-  const zips = new Map(COLLECTIONS.map((c) => [c, gzipStream()]));
-  const zipOf = (c: Collection) => zips.get(c) as ReturnType<typeof gzipStream>;
+  const thread = databaseThread(WEIGHT_IN_FLIGHT, COLLECTIONS.length);
+  // Each collection's lines not yet sent, and their bytes.
+  const waiting = COLLECTIONS.map(() => ({ lines: [] as Buffer[], bytes: 0 }));
+  const send = async (stream: number, least: number) => {
+    const w = waiting[stream] as (typeof waiting)[number];
+    if (w.bytes === 0 || w.bytes < least) return;
+    const bytes = Buffer.concat(w.lines, w.bytes);
+    w.lines = [];
+    w.bytes = 0;
+    await thread.append(stream, bytes);
+  };
+  const line: LineOf = (collection, detail) => {
+    const w = waiting[COLLECTIONS.indexOf(collection)] as (typeof waiting)[number];
+    const bytes = ndjsonLine(detail);
+    w.lines.push(bytes);
+    w.bytes += bytes.length;
+  };
   try {
-    for (const step of databaseSteps(model, (collection, detail) => zipOf(collection).add(ndjsonLine(detail)))) {
+    for (const step of databaseSteps(model, line)) {
       await thread.step(step);
-      for (const c of COLLECTIONS) await zipOf(c).flush();
+      for (let i = 0; i < COLLECTIONS.length; i++) await send(i, GZIP_PIECE);
       if (pace !== undefined) await pace();
       stopped();
     }
-    const zipped = Promise.all(COLLECTIONS.map((c) => zipOf(c).end()));
-    const bytes = thread.end();
+    for (let i = 0; i < COLLECTIONS.length; i++) await send(i, 0);
+    const made = thread.end();
     const stop = () => thread.stop();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      const [ndjson, database] = await Promise.all([zipped, bytes]);
+      const { database, gzipped } = await made;
       stopped();
-      return bodiesByName(ndjson, database);
+      return bodiesByName(gzipped, database);
     } finally {
       signal?.removeEventListener('abort', stop);
     }
   } catch (err) {
     thread.stop();
-    for (const c of COLLECTIONS)
-      zipOf(c)
-        .end()
-        .catch(() => {});
     throw err;
   }
 }

@@ -9,6 +9,12 @@ export interface DatabaseStep {
   rows?: Cell[][];
 }
 
+/**
+ * For each `?` of a statement, in order, whether it is written `CAST(? AS TEXT)` (bound from the
+ * string's UTF-8 bytes); null when none is.
+ */
+export function textParameters(sql: string): boolean[] | null;
+
 /** A database that steps are run on one after another, then made bytes or dropped. */
 export interface DatabaseWriter {
   step(step: DatabaseStep): void;
