@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answer } from '../generator/core/answer.ts';
-import { isIsoDate } from '../generator/core/dates.ts';
+import { areIsoDates, isIsoDate } from '../generator/core/dates.ts';
 import { pageFile } from '../generator/core/files.ts';
 import { listQuery } from '../generator/core/lists.ts';
 import { parsePage } from '../generator/core/pagination.ts';
@@ -59,6 +59,16 @@ const dateText = fc.oneof(
     '1660-02-29',
     '1700-02-29',
     '0000-01-01',
+    '1661-02-28\n',
+    ' 1661-02-28',
+    '1661/02/28',
+    '1661-02-2x',
+    '16６1-02-28',
+    '1661-0٢-28',
+    '+661-02-28',
+    '-661-02-28',
+    '1661--2-28',
+    '9999-12-31',
   ),
   fc.string({ maxLength: 12 }),
 );
@@ -76,6 +86,36 @@ describe('property: dates and pages', () => {
       }),
       RUNS,
     );
+  });
+
+  it('a date is valid exactly when the calendar has it: every day written of years around each rule', () => {
+    // The years where the rules of the leap years and of year 0001 show, and every two-digit month
+    // and day, 00 to 39 and 99: each text once, against the platform's calendar.
+    const years = [
+      ...Array.from({ length: 25 }, (_, i) => i),
+      ...[96, 100, 104, 396, 400, 404, 1599, 1600, 1660, 1661, 1664, 1700, 1800, 1900, 2000, 2024, 2100, 2400],
+      ...Array.from({ length: 10 }, (_, i) => 9990 + i),
+    ];
+    const twoDigits = [...Array.from({ length: 40 }, (_, i) => String(i).padStart(2, '0')), '99'];
+    for (const y of years)
+      for (const m of twoDigits)
+        for (const d of twoDigits) {
+          const text = `${String(y).padStart(4, '0')}-${m}-${d}`;
+          expect(isIsoDate(text), text).toBe(modelIsDate(text));
+        }
+  });
+
+  it('a list of texts are dates exactly when each one is (one match over the list)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(dateText, fc.stringMatching(/^\d{4}-\d{2}-\d{2}$/)), { maxLength: 6 }), (texts) => {
+        expect(areIsoDates(texts)).toBe(texts.every((t) => modelIsDate(t)));
+      }),
+      RUNS,
+    );
+    // Two dates in one text, or a date cut in two, are not dates.
+    expect(areIsoDates(['1660-01-01\n1660-01-02'])).toBe(false);
+    expect(areIsoDates(['1660-01', '-01'])).toBe(false);
+    expect(areIsoDates([])).toBe(true);
   });
 
   it('a page parameter names a page exactly as the contract says', () => {
