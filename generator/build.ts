@@ -9,7 +9,6 @@
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createProgress } from './cli/progress.ts';
-import { buildFingerprint } from './content/fingerprint.ts';
 import { type LoadOptions, readContent, validate } from './content/load.ts';
 import { ContentError } from './content/problems.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
@@ -26,10 +25,10 @@ export interface BuildOptions extends LoadOptions {
   outDir: string;
   quiet?: boolean;
   /**
-   * The content's fingerprint, from a caller that has already asked whether there is anything to
-   * do (unchanged.ts checkUnchanged, as `npm run build` does): the build then does not ask again.
+   * A caller has already asked whether there is anything to do (unchanged.ts checkUnchanged, as
+   * `npm run build` does): the build then does not ask again.
    */
-  inputs?: string;
+  checked?: boolean;
   /** Write a whole new tree, trusting nothing of the previous output (no rebuild, no skip). */
   full?: boolean;
 }
@@ -63,24 +62,22 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const t0 = performance.now();
   // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
   prepareOutput(options.contentDir, options.outDir);
-  // What the build is made from: when the output was made from the same, there is nothing to do.
-  let inputs = options.inputs;
-  if (inputs === undefined) {
-    if (options.full === true) inputs = buildFingerprint(options.contentDir, options);
-    else {
-      const check = checkUnchanged(options, progress.done, t0);
-      if (check.report !== null) return check.report;
-      inputs = check.inputs;
-    }
+  // When the output was made from the same content, options and generator, there is nothing to do.
+  if (options.full !== true && options.checked !== true) {
+    const check = checkUnchanged(options, progress.done, t0);
+    if (check.report !== null) return check.report;
   }
   progress.step(`reading ${options.contentDir}`);
+  // What the output is made of is recorded at the commit: the fingerprint of the files as they
+  // are read below, not as they were when checked (a file may change in between).
   const site: StagedSite | Rebuild =
-    (options.full === true ? null : beginRebuild(options.outDir, inputs)) ?? beginSite(options.outDir, inputs);
+    (options.full === true ? null : beginRebuild(options.outDir, null)) ?? beginSite(options.outDir, null);
   const stopDownloads = new AbortController();
   let downloads: Promise<Downloads> | undefined;
   try {
     const state = await readContent(options.contentDir, {
       ...options,
+      fingerprint: true,
       onListed: (files) => progress.counted(`reading ${options.contentDir}`, files),
       onParsed: () => progress.tick(),
     });
@@ -110,7 +107,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     for (const f of [...files, list]) site.add(f.path, f.body);
     const t3 = performance.now();
     // The old tree is removed in the background; the build does not wait for it.
-    const written = (await site.commit()) as Awaited<ReturnType<StagedSite['commit']>> | RebuildStats;
+    const written = (await site.commit(state.fingerprint)) as Awaited<ReturnType<StagedSite['commit']>> | RebuildStats;
     const t4 = performance.now();
     const rebuilt = 'deleted' in written;
     const report: BuildReport = {

@@ -50,8 +50,13 @@ export function checkUnchanged(
   options: BuildOptions,
   done: (line: string) => void,
   t0 = performance.now(),
-): { inputs: string; report: BuildReport | null } {
-  const inputs = buildFingerprint(options.contentDir, options);
-  const current = currentOutput(options.outDir, inputs);
+): { inputs: string | null; report: BuildReport | null } {
+  // Not made for an output that records none (an empty directory, a first build): the build
+  // records the fingerprint of the files as it reads them (load.ts), and this would read them twice.
+  let inputs: string | null = null;
+  const current = currentOutput(options.outDir, () => {
+    inputs = buildFingerprint(options.contentDir, options);
+    return inputs;
+  });
   return { inputs, report: current === null ? null : unchangedReport(current, options, t0, done) };
 }

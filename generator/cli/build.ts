@@ -135,7 +135,7 @@ try {
         await importApart<typeof import('../build.ts')>('../build.ts', import.meta.url)
       ).build({
         ...options,
-        inputs: check?.inputs,
+        checked: check !== null,
         full: values.full === true,
       }));
     delete failure.kept;

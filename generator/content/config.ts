@@ -9,7 +9,7 @@ import { asMapping, type FieldSource, isTimestamp, problem, rejectUnknownKeys } 
 import { DEFAULT_LOCALE, titleFormat } from './locale.ts';
 import { SLUG_PATTERN } from './parse-categories.ts';
 import { ContentError, type Problem } from './problems.ts';
-import { readContentFile } from './read-file.ts';
+import { type ReadOutcome, readContentFile } from './read-file.ts';
 import { parseYaml } from './yaml-text.ts';
 
 export const SITE_FILE = 'site.yaml';
@@ -92,11 +92,11 @@ export function readSiteConfig(
   contentDir: string,
   overrides: ConfigOverrides,
   env: Record<string, string | undefined>,
+  read: ReadOutcome = readContentFile(contentDir, SITE_FILE),
 ): SiteConfigRead {
   const problems: Problem[] = [];
   const config: SiteConfig = { ...DEFAULT_CONFIG };
   let signature: string | null = null;
-  const read = readContentFile(contentDir, SITE_FILE);
   if (!read.ok && !read.error.gone) {
     problems.push(read.error.problem);
     signature = read.error.signature;

@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
 import type { LoadOptions } from './load.ts';
+import type { Problem } from './problems.ts';
+import type { ReadOutcome } from './read-file.ts';
 
 const CATEGORIES_FILE = 'categories.yaml';
 /** The packages whose code makes output bytes (package.json's dependencies). */
@@ -71,17 +73,73 @@ function generatorFingerprint(): string {
   return generatorPrint;
 }
 
-/** The fingerprint of a build of `contentDir` with these options (see above). */
-export function buildFingerprint(contentDir: string, options: LoadOptions): string {
+/** The fingerprint of a build, fed in order: the site's file, the categories', the listing's problems, each record's file. */
+export interface InputsHash {
+  /** A file's bytes, or why there are none: `absent`, or what made it unreadable. */
+  file(label: string, bytes: Uint8Array | null, failure?: string): void;
+  problems(problems: readonly Problem[]): void;
+  digest(): string;
+}
+
+/** A new fingerprint (see above), of the generator and the options; the content's files go in as they are read. */
+export function inputsHash(options: LoadOptions): InputsHash {
   const h = createHash('sha256');
   h.update(`generator ${generatorFingerprint()}\n`);
   h.update(`overrides ${JSON.stringify(options.overrides ?? {})}\n`);
   h.update(`URL ${JSON.stringify(options.env?.URL ?? null)}\n`);
-  addFile(h, SITE_FILE, join(contentDir, SITE_FILE));
-  addFile(h, CATEGORIES_FILE, join(contentDir, CATEGORIES_FILE));
+  return {
+    file(label, bytes, failure = 'absent') {
+      h.update(`\0${label}\0`);
+      if (bytes !== null) h.update(bytes);
+      else h.update(`\0${failure}`);
+    },
+    problems(problems) {
+      for (const p of problems) h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
+    },
+    digest: () => h.digest('hex'),
+  };
+}
+
+/**
+ * What a file read by the build (read-file.ts) gives the fingerprint; null for a record's file
+ * gone since it was listed, which the build skips (as if it had not been listed). A file that
+ * could not be read or decoded is a problem, and a build with a problem records nothing.
+ */
+export function inputOf(read: ReadOutcome): { bytes: Uint8Array | null; failure?: string } | null {
+  if (read.ok) return { bytes: read.value.bytes };
+  return read.error.gone ? null : { bytes: null, failure: `unreadable ${read.error.problem.message}` };
+}
+
+/** A file as the check reads it: its bytes, `absent`, or the code of what stopped it. */
+function readInput(path: string): { bytes: Uint8Array | null; failure?: string } {
+  try {
+    return { bytes: readFileSync(path) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    return code === 'ENOENT' ? { bytes: null } : { bytes: null, failure: `unreadable ${code}` };
+  }
+}
+
+/**
+ * The fingerprint of a build of `contentDir` with these options (see above), its files read
+ * now: whether there is anything to do. The build records instead the fingerprint of the files
+ * as it read and parsed them (load.ts readContent), so that a file changed between the two
+ * readings cannot leave an output recorded as made of what it was not made of. Both hash the same
+ * bytes; they differ only for a file that cannot be read, and a build that meets one records nothing.
+ */
+export function buildFingerprint(contentDir: string, options: LoadOptions): string {
+  const h = inputsHash(options);
+  for (const label of [SITE_FILE, CATEGORIES_FILE]) {
+    const input = readInput(join(contentDir, label));
+    h.file(label, input.bytes, input.failure);
+  }
   const listing = listContent(contentDir);
-  for (const p of listing.problems) h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
+  h.problems(listing.problems);
   const root = contentDir.endsWith(sep) ? contentDir : contentDir + sep;
-  for (const file of [...listing.entryFiles, ...listing.topicFiles]) addFile(h, file, root + file);
-  return h.digest('hex');
+  for (const file of [...listing.entryFiles, ...listing.topicFiles]) {
+    const input = readInput(root + file);
+    // A file gone since it was listed is as if it had not been listed (as the build reads it).
+    if (input.bytes !== null || input.failure !== undefined) h.file(file, input.bytes, input.failure);
+  }
+  return h.digest();
 }

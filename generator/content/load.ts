@@ -6,15 +6,16 @@
 
 import type { Model, SiteConfig } from '../core/model.ts';
 import { buildModel } from './build-model.ts';
-import { type ConfigOverrides, readSiteConfig } from './config.ts';
+import { type ConfigOverrides, readSiteConfig, SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
+import { inputOf, inputsHash } from './fingerprint.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
 import { type FileJob, type ParsedFile, parseContentFile } from './parse-file.ts';
 import type { ParsedTopic } from './parse-topic.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { READ_AHEAD_MIN_FILES, startReadAhead } from './read-ahead.ts';
-import { readContentFile } from './read-file.ts';
+import { type ReadOutcome, readContentFile } from './read-file.ts';
 
 export const CATEGORIES_FILE = 'categories.yaml';
 
@@ -33,6 +34,11 @@ export interface ReadOptions extends LoadOptions {
   onParsed?: () => void;
   /** Called once the directory is listed, with the number of entry and topic files to read. */
   onListed?: (files: number) => void;
+  /**
+   * Also make the fingerprint of the files as they are read (fingerprint.ts), for the build to
+   * record: what the output is made of, whatever changed since its first look.
+   */
+  fingerprint?: boolean;
 }
 
 export interface LoadedContent {
@@ -70,10 +76,14 @@ export interface ContentState {
   /** The parse of each entry and topic file, by path. */
   parsed: Map<string, ParsedFile>;
   categories: ParsedCategories;
+  /** The fingerprint of the files as they were read (when asked: ReadOptions.fingerprint). */
+  fingerprint: string | null;
 }
 
-export function readCategories(contentDir: string): ParsedCategories {
-  const read = readContentFile(contentDir, CATEGORIES_FILE);
+export function readCategories(
+  contentDir: string,
+  read: ReadOutcome = readContentFile(contentDir, CATEGORIES_FILE),
+): ParsedCategories {
   if (!read.ok) {
     return read.error.gone
       ? { found: false, usable: true, categories: [], problems: [], signature: null }
@@ -89,11 +99,23 @@ export function readCategories(contentDir: string): ParsedCategories {
  * in the state, for validate); only for a bad `env.URL`.
  */
 export async function readContent(contentDir: string, options: ReadOptions = {}): Promise<ContentState> {
-  const site = readSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {});
+  const siteRead = readContentFile(contentDir, SITE_FILE);
+  const site = readSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {}, siteRead);
   const { config } = site;
   const listing = listContent(contentDir);
   // Before the records: a topic's kind may come from its categories (build.ts renders details early).
-  const categories = readCategories(contentDir);
+  const categoriesRead = readContentFile(contentDir, CATEGORIES_FILE);
+  const categories = readCategories(contentDir, categoriesRead);
+  // In the order buildFingerprint reads them.
+  const inputs = options.fingerprint === true ? inputsHash(options) : null;
+  for (const [label, read] of [
+    [SITE_FILE, siteRead],
+    [CATEGORIES_FILE, categoriesRead],
+  ] as const) {
+    const input = inputOf(read) ?? { bytes: null };
+    inputs?.file(label, input.bytes, input.failure);
+  }
+  inputs?.problems(listing.problems);
   // Parsed on this thread (with the YAML fast path, parsing no longer repays worker threads:
   // docs/performance.md); a second thread may read the files ahead of it.
   const all = [...listing.entryFiles, ...listing.topicFiles];
@@ -110,9 +132,14 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     ] as const) {
       for (const file of files) {
         const job: FileJob = { kind, file };
-        const p = parseContentFile(contentDir, job, config, reader?.next(file));
+        const read = reader?.next(file) ?? readContentFile(contentDir, file);
+        const p = parseContentFile(contentDir, job, config, read);
         // A file removed after it was listed is as if it had not been listed.
         if (p.gone) continue;
+        if (inputs !== null) {
+          const input = inputOf(read);
+          if (input !== null) inputs.file(file, input.bytes, input.failure);
+        }
         parsed.set(file, p);
         options.onParsed?.();
       }
@@ -131,6 +158,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     topicFiles: listing.topicFiles.filter(present),
     parsed,
     categories,
+    fingerprint: inputs?.digest() ?? null,
   };
 }
 

@@ -22,6 +22,8 @@ import type { Problem } from './problems.ts';
 
 interface FileText {
   text: string;
+  /** The bytes the text was decoded from (what a build's fingerprint hashes: fingerprint.ts). */
+  bytes: Uint8Array;
   /** Identity and version of what was read (see signatureAt). */
   signature: string;
 }
@@ -74,7 +76,7 @@ function readSignature(s: StatFacts, readAt = Date.now()): string {
 export function outcomeOfRead(file: string, facts: StatFacts, readAt: number, bytes: Uint8Array): ReadOutcome {
   const signature = readSignature(facts, readAt);
   const text = decodeUtf8(bytes, file);
-  return text.ok ? ok({ text: text.value, signature }) : fail({ gone: false, signature, problem: text.error });
+  return text.ok ? ok({ text: text.value, bytes, signature }) : fail({ gone: false, signature, problem: text.error });
 }
 
 function errorCode(err: unknown): string {
@@ -259,8 +261,9 @@ export function readContentFile(contentDir: string, file: string): ReadOutcome {
         },
       });
     }
-    const text = decodeUtf8(readFileSync(fd), file);
-    return text.ok ? ok({ text: text.value, signature }) : fail({ gone: false, signature, problem: text.error });
+    const bytes = readFileSync(fd);
+    const text = decodeUtf8(bytes, file);
+    return text.ok ? ok({ text: text.value, bytes, signature }) : fail({ gone: false, signature, problem: text.error });
   } catch (err) {
     return fail({
       gone: false,

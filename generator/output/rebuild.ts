@@ -60,7 +60,8 @@ export interface RebuildStats {
 
 export interface Rebuild {
   add(path: string, body: OutputFile['body']): void;
-  commit(): Promise<RebuildStats>;
+  /** Its manifest records `inputs` when given (what the tree was made of), else those given at the start. */
+  commit(inputs?: string | null): Promise<RebuildStats>;
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
   abandon(): Promise<void>;
 }
@@ -89,14 +90,15 @@ export function liveManifest(outDir: string): Manifest | null {
 }
 
 /**
- * The live tree's manifest when it holds and was built from `inputs`: the output is current and a
- * build has nothing to do. Null otherwise (including every output that is not a build's tree).
+ * The live tree's manifest when it holds and was built from the inputs `fingerprint` gives: the
+ * output is current and a build has nothing to do. Null otherwise (including every output that is
+ * not a build's tree); `fingerprint` is asked only when the output records what it was made of.
  */
-export function currentOutput(outDir: string, inputs: string): Manifest | null {
+export function currentOutput(outDir: string, fingerprint: () => string): Manifest | null {
   const layout = layoutOf(outDir);
   if (layout === null) return null;
   const m = readManifest(layout.liveDir);
-  if (m === null || m.inputs !== inputs) return null;
+  if (m === null || m.inputs === null || m.inputs !== fingerprint()) return null;
   return checkTree(layout.liveDir, m) ? m : null;
 }
 
@@ -161,7 +163,7 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
       files.set(path, facts(path, hash));
       written.push(path);
     },
-    async commit() {
+    async commit(recorded = inputs) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       open = false;
       let deleted = 0;
@@ -184,14 +186,14 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
         const f = files.get(SITE_INDEX_FILE) as FileFacts;
         files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
       }
-      writeManifest(dir, { inputs, files, changes });
+      writeManifest(dir, { inputs: recorded, files, changes });
       let bytes = 0;
       for (const f of files.values()) bytes += f.size;
       const stats = { files: files.size, bytes, written: written.length, deleted, changes };
       if (same) {
         // Nothing differs from the live tree: it stays live; this one is now its equal. Its
         // manifest records the inputs too, so the next build need not do this again.
-        if (live.inputs !== inputs) writeManifest(liveDir, { ...live, inputs });
+        if (live.inputs !== recorded) writeManifest(liveDir, { ...live, inputs: recorded });
         return { ...stats, removed: Promise.resolve() };
       }
       // The output may have changed while the site was built: it must still be the writer's own.

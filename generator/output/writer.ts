@@ -220,8 +220,11 @@ type WorkerRow = [path: string, hash: string, size: number, ino: number, mtimeMs
 export interface StagedSite {
   /** Queues a file (a path relative to the tree); waits while the thread is far behind. */
   add(path: string, body: OutputFile['body']): void;
-  /** Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically). */
-  commit(): Promise<WriteStats & { removed: Promise<void> }>;
+  /**
+   * Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically);
+   * its manifest records `inputs` when given (what the tree was made of), else those given at the start.
+   */
+  commit(inputs?: string | null): Promise<WriteStats & { removed: Promise<void> }>;
   /** Stops writing and removes the staging tree: the output is left as it was. */
   abandon(): Promise<void>;
 }
@@ -328,7 +331,7 @@ export function beginSite(outDir: string, inputs: string | null = null): StagedS
       words[(at >> 2) + 1] = b;
       advance((8 + p + b + 3) & ~3);
     },
-    async commit() {
+    async commit(recorded = inputs) {
       let stats: WriteStats;
       try {
         if (!open) throw new Error(`${next} is no longer being written`);
@@ -344,7 +347,11 @@ export function beginSite(outDir: string, inputs: string | null = null): StagedS
         for (const [path, f] of localFacts) files.set(path, f);
         // What differs from the live tree, when its manifest holds (what a mirror fetches).
         const live = liveManifest(outDir);
-        writeManifest(next, { inputs, files, changes: live === null ? null : changesBetween(live.files, files) });
+        writeManifest(next, {
+          inputs: recorded,
+          files,
+          changes: live === null ? null : changesBetween(live.files, files),
+        });
       } catch (err) {
         await worker.terminate();
         rmSync(next, { recursive: true, force: true });

@@ -1,0 +1,73 @@
+// What a build records of its inputs (the manifest's fingerprint, content/fingerprint.ts) is what
+// it read and rendered, not what it saw when it first looked for anything to do: a file saved in
+// between must not leave an output recorded as made of content it was not made of, which a later
+// build would then take for current. The file is changed at the moment the build lists the
+// content to read it (after its check), through a wrapper of discover.ts listContent.
+
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { build } from '../generator/build.ts';
+import { buildFingerprint } from '../generator/content/fingerprint.ts';
+import { activeSlot, slotDir } from '../generator/output/generations.ts';
+import { readManifest } from '../generator/output/manifest.ts';
+import { readTreeBytes } from './helpers/files.ts';
+import { tempDir } from './helpers/temp.ts';
+
+const hook = vi.hoisted(() => ({ onList: null as null | (() => void) }));
+
+vi.mock('../generator/content/discover.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../generator/content/discover.ts')>();
+  return {
+    ...real,
+    listContent: (...args: Parameters<typeof real.listContent>) => {
+      hook.onList?.();
+      return real.listContent(...args);
+    },
+  };
+});
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const SAMPLE = join(import.meta.dirname, '..', 'content');
+const ENTRY = 'entries/1660/1660-01-01.html';
+
+const run = (contentDir: string, outDir: string) => build({ contentDir, outDir, quiet: true, env: {} });
+
+function withText(contentDir: string, text: string): void {
+  const path = join(contentDir, ENTRY);
+  writeFileSync(path, readFileSync(path, 'utf8').replace(/<p>[^<]*/, `<p>${text}`));
+}
+
+describe('the inputs a build records', () => {
+  it('are those it read: a file saved after its check and then saved back is built again', async () => {
+    const content = join(tempDir('pepys-inputs-content-'), 'content');
+    cpSync(SAMPLE, content, { recursive: true });
+    const out = join(tempDir('pepys-inputs-'), 'public');
+    await run(content, out);
+
+    withText(content, 'Version B.');
+    // The build checks (and sees B), then lists the content to read it: C is saved just then.
+    let lists = 0;
+    hook.onList = () => {
+      if (++lists === 2) withText(content, 'Version C.');
+    };
+    try {
+      expect((await run(content, out)).mode).not.toBe('unchanged');
+    } finally {
+      hook.onList = null;
+    }
+    expect(lists).toBe(2);
+    const live = slotDir(out, activeSlot(out) as 'a' | 'b');
+    // Recorded as made of C, which it was made of.
+    expect(readManifest(live)?.inputs).toBe(buildFingerprint(content, { env: {} }));
+
+    // B saved back: B's output is not there, so there is work to do, and the output is B's.
+    withText(content, 'Version B.');
+    expect((await run(content, out)).mode).not.toBe('unchanged');
+    const reference = join(tempDir('pepys-inputs-cold-'), 'public');
+    await run(content, reference);
+    expect(readTreeBytes(out)).toEqual(readTreeBytes(reference));
+    rmSync(reference, { recursive: true, force: true });
+  });
+});
