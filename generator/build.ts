@@ -64,14 +64,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   prepareOutput(options.contentDir, options.outDir);
   // When the output was made from the same content, options and generator, there is nothing to do.
   if (options.full !== true && options.checked !== true) {
-    const check = checkUnchanged(options, progress.done, t0);
-    if (check.report !== null) return check.report;
+    const unchanged = checkUnchanged(options, progress.done, t0);
+    if (unchanged !== null) return unchanged;
   }
   progress.step(`reading ${options.contentDir}`);
   // What the output is made of is recorded at the commit: the fingerprint of the files as they
   // are read below, not as they were when checked (a file may change in between).
   const site: StagedSite | Rebuild =
-    (options.full === true ? null : beginRebuild(options.outDir, null)) ?? beginSite(options.outDir, null);
+    (options.full === true ? null : beginRebuild(options.outDir)) ?? beginSite(options.outDir);
   const stopDownloads = new AbortController();
   let downloads: Promise<Downloads> | undefined;
   try {

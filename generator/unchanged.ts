@@ -43,20 +43,17 @@ function unchangedReport(
 }
 
 /**
- * The fingerprint of the build `options` describe and, when its output is current, the report of
- * a build with nothing to do (null when there is work).
+ * The report of a build with nothing to do when the output of the build `options` describe is
+ * current (made from the same content, options and generator, and as it was written); null when
+ * there is work. The content is fingerprinted only when the output records a fingerprint to
+ * compare with (an empty directory, a first build: not); the build records its own, of the files
+ * as it reads them (load.ts).
  */
 export function checkUnchanged(
   options: BuildOptions,
   done: (line: string) => void,
   t0 = performance.now(),
-): { inputs: string | null; report: BuildReport | null } {
-  // Not made for an output that records none (an empty directory, a first build): the build
-  // records the fingerprint of the files as it reads them (load.ts), and this would read them twice.
-  let inputs: string | null = null;
-  const current = currentOutput(options.outDir, () => {
-    inputs = buildFingerprint(options.contentDir, options);
-    return inputs;
-  });
-  return { inputs, report: current === null ? null : unchangedReport(current, options, t0, done) };
+): BuildReport | null {
+  const current = currentOutput(options.outDir, () => buildFingerprint(options.contentDir, options));
+  return current === null ? null : unchangedReport(current, options, t0, done);
 }

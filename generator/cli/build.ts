@@ -128,14 +128,14 @@ try {
       import('./progress.ts'),
     ]);
     const progress = createProgress(options.quiet);
-    const check = values.full === true ? null : checkUnchanged(options, (line) => progress.done(line));
+    const unchanged = values.full === true ? null : checkUnchanged(options, (line) => progress.done(line));
     const report =
-      check?.report ??
+      unchanged ??
       (await (
         await importApart<typeof import('../build.ts')>('../build.ts', import.meta.url)
       ).build({
         ...options,
-        checked: check !== null,
+        checked: values.full !== true,
         full: values.full === true,
       }));
     delete failure.kept;

@@ -60,7 +60,7 @@ export interface RebuildStats {
 
 export interface Rebuild {
   add(path: string, body: OutputFile['body']): void;
-  /** Its manifest records `inputs` when given (what the tree was made of), else those given at the start. */
+  /** Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown). */
   commit(inputs?: string | null): Promise<RebuildStats>;
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
   abandon(): Promise<void>;
@@ -103,11 +103,11 @@ export function currentOutput(outDir: string, fingerprint: () => string): Manife
 }
 
 /**
- * Starts a rebuild of `outDir` (see above), to be recorded as built from `inputs`; null when the
- * output is missing or no tree of it can be trusted (a full build is then needed). Throws
+ * Starts a rebuild of `outDir` (see above); null when the output is missing or no tree of it can
+ * be trusted (a full build is then needed). Throws
  * RefusedError when the output is not the writer's to replace.
  */
-export function beginRebuild(outDir: string, inputs: string | null): Rebuild | null {
+export function beginRebuild(outDir: string): Rebuild | null {
   orRefuse(checkOutDir(outDir, undefined, outDir));
   const layout = layoutOf(outDir);
   if (layout === null) return null;
@@ -163,7 +163,7 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
       files.set(path, facts(path, hash));
       written.push(path);
     },
-    async commit(recorded = inputs) {
+    async commit(inputs = null) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       open = false;
       let deleted = 0;
@@ -186,14 +186,14 @@ export function beginRebuild(outDir: string, inputs: string | null): Rebuild | n
         const f = files.get(SITE_INDEX_FILE) as FileFacts;
         files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
       }
-      writeManifest(dir, { inputs: recorded, files, changes });
+      writeManifest(dir, { inputs, files, changes });
       let bytes = 0;
       for (const f of files.values()) bytes += f.size;
       const stats = { files: files.size, bytes, written: written.length, deleted, changes };
       if (same) {
         // Nothing differs from the live tree: it stays live; this one is now its equal. Its
         // manifest records the inputs too, so the next build need not do this again.
-        if (live.inputs !== recorded) writeManifest(liveDir, { ...live, inputs: recorded });
+        if (live.inputs !== inputs) writeManifest(liveDir, { ...live, inputs });
         return { ...stats, removed: Promise.resolve() };
       }
       // The output may have changed while the site was built: it must still be the writer's own.

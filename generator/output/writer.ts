@@ -222,7 +222,7 @@ export interface StagedSite {
   add(path: string, body: OutputFile['body']): void;
   /**
    * Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically);
-   * its manifest records `inputs` when given (what the tree was made of), else those given at the start.
+   * its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown).
    */
   commit(inputs?: string | null): Promise<WriteStats & { removed: Promise<void> }>;
   /** Stops writing and removes the staging tree: the output is left as it was. */
@@ -233,7 +233,7 @@ export interface StagedSite {
  * Starts writing a new tree for `outDir` (refused, writing nothing, when `outDir` is not the
  * writer's to replace). The caller adds every file, then commits, or abandons on a failure.
  */
-export function beginSite(outDir: string, inputs: string | null = null): StagedSite {
+export function beginSite(outDir: string): StagedSite {
   orRefuse(checkOutDir(outDir, undefined, outDir));
   sweepLeftovers(outDir);
   const next = makeStaging(outDir);
@@ -331,7 +331,7 @@ export function beginSite(outDir: string, inputs: string | null = null): StagedS
       words[(at >> 2) + 1] = b;
       advance((8 + p + b + 3) & ~3);
     },
-    async commit(recorded = inputs) {
+    async commit(inputs = null) {
       let stats: WriteStats;
       try {
         if (!open) throw new Error(`${next} is no longer being written`);
@@ -348,7 +348,7 @@ export function beginSite(outDir: string, inputs: string | null = null): StagedS
         // What differs from the live tree, when its manifest holds (what a mirror fetches).
         const live = liveManifest(outDir);
         writeManifest(next, {
-          inputs: recorded,
+          inputs,
           files,
           changes: live === null ? null : changesBetween(live.files, files),
         });
