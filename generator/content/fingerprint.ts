@@ -21,13 +21,31 @@ const CATEGORIES_FILE = 'categories.yaml';
 /** The packages whose code makes output bytes (package.json's dependencies). */
 const DEPENDENCIES = ['@orama/stemmers', 'date-fns', 'feedsmith', 'sql.js', 'yaml'];
 
-function addFile(h: Hash, label: string, path: string): void {
-  h.update(`\0${label}\0`);
+/** What a file gives a fingerprint: its bytes, or why there are none (absent when no failure is named). */
+export interface Input {
+  bytes: Uint8Array | null;
+  failure?: string;
+}
+
+/** A file read now: its bytes, absent, or the code of what stopped it. */
+function readInput(path: string): Input {
   try {
-    h.update(readFileSync(path));
+    return { bytes: readFileSync(path) };
   } catch (err) {
-    h.update(`unreadable ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    return code === 'ENOENT' ? { bytes: null } : { bytes: null, failure: `unreadable ${code}` };
   }
+}
+
+/** A labelled file into a hash: the same framing for the generator's files and the content's. */
+function hashInput(h: Hash, label: string, input: Input): void {
+  h.update(`\0${label}\0`);
+  if (input.bytes !== null) h.update(input.bytes);
+  else h.update(`\0${input.failure ?? 'absent'}`);
+}
+
+function addFile(h: Hash, label: string, path: string): void {
+  hashInput(h, label, readInput(path));
 }
 
 function walkFiles(dir: string, out: string[]): void {
@@ -75,8 +93,7 @@ function generatorFingerprint(): string {
 
 /** The fingerprint of a build, fed in order: the site's file, the categories', the listing's problems, each record's file. */
 export interface InputsHash {
-  /** A file's bytes, or why there are none: `absent`, or what made it unreadable. */
-  file(label: string, bytes: Uint8Array | null, failure?: string): void;
+  file(label: string, input: Input): void;
   problems(problems: readonly Problem[]): void;
   digest(): string;
 }
@@ -88,11 +105,7 @@ export function inputsHash(options: LoadOptions): InputsHash {
   h.update(`overrides ${JSON.stringify(options.overrides ?? {})}\n`);
   h.update(`URL ${JSON.stringify(options.env?.URL ?? null)}\n`);
   return {
-    file(label, bytes, failure = 'absent') {
-      h.update(`\0${label}\0`);
-      if (bytes !== null) h.update(bytes);
-      else h.update(`\0${failure}`);
-    },
+    file: (label, input) => hashInput(h, label, input),
     problems(problems) {
       for (const p of problems) h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
     },
@@ -105,19 +118,9 @@ export function inputsHash(options: LoadOptions): InputsHash {
  * gone since it was listed, which the build skips (as if it had not been listed). A file that
  * could not be read or decoded is a problem, and a build with a problem records nothing.
  */
-export function inputOf(read: ReadOutcome): { bytes: Uint8Array | null; failure?: string } | null {
+export function inputOf(read: ReadOutcome): Input | null {
   if (read.ok) return { bytes: read.value.bytes };
   return read.error.gone ? null : { bytes: null, failure: `unreadable ${read.error.problem.message}` };
-}
-
-/** A file as the check reads it: its bytes, `absent`, or the code of what stopped it. */
-function readInput(path: string): { bytes: Uint8Array | null; failure?: string } {
-  try {
-    return { bytes: readFileSync(path) };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    return code === 'ENOENT' ? { bytes: null } : { bytes: null, failure: `unreadable ${code}` };
-  }
 }
 
 /**
@@ -129,17 +132,14 @@ function readInput(path: string): { bytes: Uint8Array | null; failure?: string }
  */
 export function buildFingerprint(contentDir: string, options: LoadOptions): string {
   const h = inputsHash(options);
-  for (const label of [SITE_FILE, CATEGORIES_FILE]) {
-    const input = readInput(join(contentDir, label));
-    h.file(label, input.bytes, input.failure);
-  }
+  for (const label of [SITE_FILE, CATEGORIES_FILE]) h.file(label, readInput(join(contentDir, label)));
   const listing = listContent(contentDir);
   h.problems(listing.problems);
   const root = contentDir.endsWith(sep) ? contentDir : contentDir + sep;
   for (const file of [...listing.entryFiles, ...listing.topicFiles]) {
     const input = readInput(root + file);
     // A file gone since it was listed is as if it had not been listed (as the build reads it).
-    if (input.bytes !== null || input.failure !== undefined) h.file(file, input.bytes, input.failure);
+    if (input.bytes !== null || input.failure !== undefined) h.file(file, input);
   }
   return h.digest();
 }

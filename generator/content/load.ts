@@ -108,14 +108,12 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   const categories = readCategories(contentDir, categoriesRead);
   // In the order buildFingerprint reads them.
   const inputs = options.fingerprint === true ? inputsHash(options) : null;
-  for (const [label, read] of [
-    [SITE_FILE, siteRead],
-    [CATEGORIES_FILE, categoriesRead],
-  ] as const) {
-    const input = inputOf(read) ?? { bytes: null };
-    inputs?.file(label, input.bytes, input.failure);
+  if (inputs !== null) {
+    // Absent when gone, as the check reads them.
+    inputs.file(SITE_FILE, inputOf(siteRead) ?? { bytes: null });
+    inputs.file(CATEGORIES_FILE, inputOf(categoriesRead) ?? { bytes: null });
+    inputs.problems(listing.problems);
   }
-  inputs?.problems(listing.problems);
   // Parsed on this thread (with the YAML fast path, parsing no longer repays worker threads:
   // docs/performance.md); a second thread may read the files ahead of it.
   const all = [...listing.entryFiles, ...listing.topicFiles];
@@ -136,10 +134,8 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
         const p = parseContentFile(contentDir, job, config, read);
         // A file removed after it was listed is as if it had not been listed.
         if (p.gone) continue;
-        if (inputs !== null) {
-          const input = inputOf(read);
-          if (input !== null) inputs.file(file, input.bytes, input.failure);
-        }
+        const input = inputs === null ? null : inputOf(read);
+        if (input !== null) inputs?.file(file, input);
         parsed.set(file, p);
         options.onParsed?.();
       }

@@ -18,7 +18,7 @@ import type { Category, Entry, Model, Topic } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } from '../core/records.ts';
 import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { CategoryDetail, Download, DownloadList, EntryDetail, TopicDetail } from '../core/types.ts';
-import { type Cell, type DatabaseStep, makeDatabase } from './sqlite-steps.mjs';
+import { type Cell, type DatabaseStep, makeDatabase, TEXT_PARAMETER } from './sqlite-steps.mjs';
 
 const SQL = await initSqlJs();
 
@@ -74,13 +74,19 @@ CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, toke
 
 /** The columns of `table` that SCHEMA declares TEXT. */
 function textColumns(table: string): Set<string> {
-  const definition = SCHEMA.match(new RegExp(`CREATE TABLE ${table} \\(([^;]*)\\);`))?.[1];
+  const definition = SCHEMA.match(new RegExp(`CREATE TABLE ${table} \\(([^;]*)\\)[^;]*;`))?.[1];
   if (definition === undefined) throw new Error(`no table ${table} in the schema`);
   return new Set(Array.from(definition.matchAll(/(\w+) TEXT\b/g), (m) => m[1] as string));
 }
 
 /** A statement's parameter: a text one is bound from its bytes (sqlite-steps.mjs, textParameters). */
-const parameter = (text: boolean) => (text ? 'CAST(? AS TEXT)' : '?');
+const parameter = (text: boolean) => (text ? TEXT_PARAMETER : '?');
+
+/** The insert of `names` into `table`, the columns SCHEMA declares TEXT bound from their bytes. */
+function insertInto(table: string, names: readonly string[]): string {
+  const text = textColumns(table);
+  return `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => parameter(text.has(n))).join(', ')})`;
+}
 
 /** The insert of a record's searched text: its docid, then its fields (search/documents.ts). */
 const searchedText = (table: string) =>
@@ -113,9 +119,7 @@ function insertRecords<T>(
   extra: { column: string; values: readonly Cell[] } | null = null,
 ): Generator<DatabaseStep> {
   const names = [...columns.map(String), ...(extra === null ? [] : [extra.column])];
-  const text = textColumns(table);
-  const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => parameter(text.has(n))).join(', ')})`;
-  return inPieces(sql, count, (i) => {
+  return inPieces(insertInto(table, names), count, (i) => {
     const r = detailAt(i);
     return [...columns.map((c) => r[c] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])];
   });
@@ -210,17 +214,9 @@ function* databaseSteps(model: Model, line: LineOf): Generator<DatabaseStep> {
     return [t.id, ...topicFields(t)];
   });
   const mentions = entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
-  yield* inPieces(
-    `INSERT INTO entry_topics VALUES (${parameter(true)}, ?)`,
-    mentions.length,
-    (i) => mentions[i] as Cell[],
-  );
+  yield* inPieces(insertInto('entry_topics', ['entry', 'topic']), mentions.length, (i) => mentions[i] as Cell[]);
   const filed = topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
-  yield* inPieces(
-    `INSERT INTO topic_categories VALUES (?, ${parameter(true)})`,
-    filed.length,
-    (i) => filed[i] as Cell[],
-  );
+  yield* inPieces(insertInto('topic_categories', ['topic', 'category']), filed.length, (i) => filed[i] as Cell[]);
   yield { sql: 'COMMIT' };
   // Each full-text index as one b-tree segment: smaller, and faster to search.
   yield { sql: "INSERT INTO entries_fts (entries_fts) VALUES ('optimize')" };

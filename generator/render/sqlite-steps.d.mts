@@ -9,6 +9,9 @@ export interface DatabaseStep {
   rows?: Cell[][];
 }
 
+/** A statement's text parameter, bound from the string's UTF-8 bytes: `CAST(? AS TEXT)`. */
+export const TEXT_PARAMETER: string;
+
 /**
  * For each `?` of a statement, in order, whether it is written `CAST(? AS TEXT)` (bound from the
  * string's UTF-8 bytes); null when none is.

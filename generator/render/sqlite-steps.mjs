@@ -12,7 +12,7 @@
 // the same, made faster (whole diary: the entries' rows ≈250 -> ≈70 ms, their full-text rows
 // ≈500 -> ≈360 ms; docs/performance.md). A cell that is not a string or null is refused there:
 // cast to text, a number would no longer be one.
-const TEXT_PARAMETER = 'CAST(? AS TEXT)';
+export const TEXT_PARAMETER = 'CAST(? AS TEXT)';
 const encoder = new TextEncoder();
 
 /**
@@ -29,7 +29,7 @@ export function textParameters(sql) {
 
 // The bytes of a row's text parameters, one after another: one buffer for every row, not one a
 // cell (a typed array a cell, the topics' rows at thirty times the encyclopedia made millions of
-// small buffers, and the build took 6 s and 300 MB more). Each cell is a view of it, copied into
+// small buffers, and the build took about 6 s more). Each cell is a view of it, copied into
 // SQLite's memory when it is bound, before the next row overwrites it.
 let scratch = new Uint8Array(1 << 16);
 
