@@ -2,29 +2,47 @@
 // isolate's first request is), the CPU time of loading the site index and of answering one search
 // through handle(), the files read from a built directory. Prints one JSON line.
 //
-//   node generator/cli/node-ts.mjs bench/search-cold.ts <built dir> <path> <query>
+//   node generator/cli/node-ts.mjs bench/search-cold.ts <built dir> <path> <query> [<latency ms>]
+//
+// With a latency, files are read as an edge isolate reads them (through the keeper of
+// generator/deploy/cloudflare/worker.ts), each through a round trip: the bytes come that many
+// milliseconds after they are asked for (a model of the CDN's, not a measurement of it), and the
+// line gives the answer's wall time and the files read.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileKeeper } from '../generator/core/bounded-cache.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle, type ReadFile } from '../generator/core/handler.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 
-const [dir, path, query] = process.argv.slice(2) as [string, string, string];
+const [dir, path, query, latency = '0'] = process.argv.slice(2) as [string, string, string, string?];
 const indexText = readFileSync(join(dir, SITE_INDEX_FILE), 'utf8');
-const readFile: ReadFile = (file) => {
+const readNow = (file: string): Uint8Array | null => {
   try {
     return readFileSync(join(dir, file));
   } catch {
     return null;
   }
 };
+const roundTrip = Number(latency);
+let reads = 0;
+const readFile: ReadFile =
+  roundTrip > 0
+    ? fileKeeper(8 * 1024 * 1024)((file) => {
+        reads++;
+        return new Promise((resolve) => setTimeout(() => resolve(readNow(file)), roundTrip));
+      })
+    : readNow;
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const start = process.cpuUsage();
 const loaded = parseSiteIndex(indexText);
 if (!loaded.ok) throw new Error(loaded.error);
 const indexMs = cpuMs(process.cpuUsage(start));
 const before = process.cpuUsage();
+const began = performance.now();
 const answer = await handle({ method: 'GET', path, query, header: () => null }, loaded.value, readFile);
+const wallMs = performance.now() - began;
 const searchMs = cpuMs(process.cpuUsage(before));
-process.stdout.write(`${JSON.stringify({ status: answer.status, indexMs, searchMs })}\n`);
+const waited = roundTrip > 0 ? { wallMs, reads } : {};
+process.stdout.write(`${JSON.stringify({ status: answer.status, indexMs, searchMs, ...waited })}\n`);

@@ -42,17 +42,51 @@ describe('fileKeeper', () => {
   it('gives one copy to requests that read the same file at once, and never keeps more than it may', async () => {
     let reads = 0;
     const keep = fileKeeper(10);
-    const read = keep(async (file) => {
-      reads++;
-      await new Promise((r) => setTimeout(r, 5));
-      return bytes(file === 'big' ? 11 : 4);
-    });
-    const [a, b] = await Promise.all([read('x'), read('x')]);
+    const reader = () =>
+      keep(async (file) => {
+        reads++;
+        await new Promise((r) => setTimeout(r, 5));
+        return bytes(file === 'big' ? 11 : 4);
+      });
+    // Two requests: a read in flight is not shared between them (workerd binds it to one).
+    const [a, b] = await Promise.all([reader()('x'), reader()('x')]);
     expect(reads).toBe(2);
     expect(b).toBe(a);
+    const read = reader();
     expect(await read('x')).toBe(a);
     await read('big');
     await read('big');
     expect(reads).toBe(4); // too big to keep: read each time
+  });
+
+  it('reads a file once within a request however many ask for it at once, kept or not', async () => {
+    const reads: string[] = [];
+    const keep = fileKeeper(10);
+    const read = keep(async (file) => {
+      reads.push(file);
+      await new Promise((r) => setTimeout(r, 5));
+      if (file === 'broken') throw new Error('read failed');
+      return file === 'missing' ? null : bytes(file === 'big' ? 11 : 4);
+    });
+    const [a, b, big1, big2, none1, none2] = await Promise.all([
+      read('x'),
+      read('x'),
+      read('big'),
+      read('big'),
+      read('missing'),
+      read('missing'),
+    ]);
+    expect(b).toBe(a);
+    expect(big2).toBe(big1);
+    expect([none1, none2]).toEqual([null, null]);
+    expect(reads).toEqual(['x', 'big', 'missing']);
+    // A failure reaches every asker, and the next ask reads again.
+    const failed = await Promise.allSettled([read('broken'), read('broken')]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await expect(read('broken')).rejects.toThrow('read failed');
+    expect(reads.filter((f) => f === 'broken')).toHaveLength(2);
+    // Once a read is over, a file not kept is read again.
+    await read('big');
+    expect(reads.filter((f) => f === 'big')).toHaveLength(2);
   });
 });

@@ -30,14 +30,15 @@ export function boundedCache<V>(maxBytes: number, maxEntries = Number.POSITIVE_I
  * files of one build for its whole life (an edge isolate serves one deploy): a search reads the
  * same index shards again, and the parsed forms the core keeps by those bytes (postings, records)
  * are then found again too. Each request wraps its own way of reading (bound to that request) with
- * the one keeper; absent files are asked again.
+ * the one keeper; absent files are asked again. Within a request, a file being read is read once
+ * however many ask for it at once (two records of a page in one pack: core/read-files.ts); a read
+ * in flight is never shared between requests (workerd binds its I/O to the request that began it).
  */
 export function fileKeeper(maxBytes: number) {
   const kept = boundedCache<Uint8Array>(maxBytes);
-  return (read: (file: string) => Promise<Uint8Array | null>) =>
-    async (file: string): Promise<Uint8Array | null> => {
-      const found = kept.get(file);
-      if (found !== undefined) return found;
+  return (read: (file: string) => Promise<Uint8Array | null>) => {
+    const reading = new Map<string, Promise<Uint8Array | null>>();
+    const readKept = async (file: string): Promise<Uint8Array | null> => {
       const bytes = await read(file);
       if (bytes === null || bytes.length > maxBytes) return bytes;
       // Two requests may have read it at once: the first kept is the one given from now on.
@@ -46,4 +47,15 @@ export function fileKeeper(maxBytes: number) {
       kept.set(file, bytes, bytes.length);
       return bytes;
     };
+    return (file: string): Promise<Uint8Array | null> => {
+      const found = kept.get(file);
+      if (found !== undefined) return Promise.resolve(found);
+      let pending = reading.get(file);
+      if (pending === undefined) {
+        pending = readKept(file).finally(() => reading.delete(file));
+        reading.set(file, pending);
+      }
+      return pending;
+    };
+  };
 }

@@ -14,6 +14,7 @@ import { envelope, resultFragment } from './json.ts';
 import type { ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL, parsePage, totalPagesFor } from './pagination.ts';
 import { dateRange, lowerBound } from './ranges.ts';
+import { readFiles } from './read-files.ts';
 import { topicItemOf } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
@@ -286,9 +287,11 @@ export function filteredListAnswer(
         for (const p of onPage) fragments.push(site.entryFragment(p));
       } else {
         const ids = topicOrder(site);
-        for (const p of onPage) {
-          const file = detailFile('topics', String(ids[p]));
-          const bytes = await readFile(file);
+        const files = onPage.map((p) => detailFile('topics', String(ids[p])));
+        const read = await readFiles(readFile, files);
+        for (let i = 0; i < files.length; i++) {
+          const file = files[i] as string;
+          const bytes = read[i] ?? null;
           if (bytes === null) return incomplete(file, 'missing');
           let fragment = topicFragments.get(bytes);
           if (fragment === undefined) {

@@ -1,6 +1,7 @@
 // A list request with `search`: the matching records of the list, 50 a page, each item with its
 // snippet. It reads the index's statistics, the shards its words need and the detail files of
-// the page's records, through the runtime's ReadFile (core/answer.ts's 'compute').
+// the page's records (a few at a time: core/read-files.ts), through the runtime's ReadFile
+// (core/answer.ts's 'compute').
 
 import type { Answer } from '../answer.ts';
 import { type ApiError, errorBody, INVALID_PAGE } from '../errors.ts';
@@ -11,6 +12,7 @@ import { envelope, resultFragment } from '../json.ts';
 import { entryFilters, type ListQuery } from '../lists.ts';
 import { type LinkFilters, pageURL, parsePage, totalPagesFor } from '../pagination.ts';
 import { dateRange } from '../ranges.ts';
+import { readFiles } from '../read-files.ts';
 import { entryItemOf, topicItemOf } from '../records.ts';
 import type { SiteIndex } from '../site-index.ts';
 import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
@@ -211,11 +213,13 @@ async function runSearch(
   if (page === null) return errorAnswer(INVALID_PAGE);
   const onPage = matches.slice((page - 1) * site.pageSize, page * site.pageSize);
   const wanted = query.clauses.flat().filter((term) => !term.negated);
+  const files = onPage.map((doc) => detailFile(collection, String(keys[doc])));
+  const read = await readFiles(readFile, files);
   const fragments: string[] = [];
-  for (const doc of onPage) {
-    const file = detailFile(collection, String(keys[doc]));
-    const bytes = await readFile(file);
-    if (bytes === null) return incomplete(file, 'missing');
+  for (let i = 0; i < onPage.length; i++) {
+    const doc = onPage[i] as number;
+    const bytes = read[i] ?? null;
+    if (bytes === null) return incomplete(files[i] as string, 'missing');
     const record = searchable(collection, bytes);
     record.snippets++;
     const keptOf = (field: number): KeptField => {
