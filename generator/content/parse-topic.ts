@@ -73,7 +73,9 @@ export function parseTopicFile(
   const title = requiredString(src, 'title');
   let kind: TopicKind = 'default';
   if (data.kind !== undefined) {
-    if (TOPIC_KINDS.includes(data.kind as TopicKind)) kind = data.kind as TopicKind;
+    // The list's own string, not the file's copy of it: one for every topic of that kind.
+    const known = TOPIC_KINDS.find((k) => k === data.kind);
+    if (known !== undefined) kind = known;
     else problem(src, 'kind', `"kind" must be one of ${TOPIC_KINDS.join(', ')}, not ${JSON.stringify(data.kind)}`);
   }
   const topic: Topic = {

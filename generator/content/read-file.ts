@@ -59,7 +59,9 @@ export interface StatFacts {
 }
 
 function signatureOf(s: StatFacts): string {
-  return `${s.dev}:${s.ino}:${s.mode}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+  // join() makes one flat string; a template literal makes a chain of eleven pieces that lives as
+  // long as the parsed file (≈0.5 KB a file: 50 MB at 100,000 topics).
+  return [s.dev, s.ino, s.mode, s.size, s.mtimeMs, s.ctimeMs].join(':');
 }
 
 /** The signature recorded for what was read at `readAt`: one that never matches when the file was recent. */
