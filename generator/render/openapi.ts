@@ -33,6 +33,7 @@ import {
 } from '../core/types.ts';
 import { API_PATH, collectionURL } from '../core/urls.ts';
 import type { RenderMemo } from './render-memo.ts';
+import type { FragmentList } from './render-site.ts';
 
 /** A JSON value of the document. */
 type Doc = { [key: string]: unknown };
@@ -889,19 +890,19 @@ function paths(): Doc {
 }
 
 /** The first page of a list of this build, as the build writes it. */
-function firstPage(model: Model, collection: Collection, fragments: readonly string[]): unknown {
+function firstPage(model: Model, collection: Collection, fragments: FragmentList): unknown {
   const plan = pagePlan(wholeList(fragments.length), model.config.pageSize, 1);
   return JSON.parse(
     renderPage(
       collectionURL(model.config.apiOrigin, collection),
-      (i) => fragments[i] as string,
+      (i) => fragments.at(i) as string,
       model.config.pageSize,
       plan,
     ),
   );
 }
 
-function examples(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>): Record<string, Examples> {
+function examples(model: Model, fragments: Readonly<Record<Collection, FragmentList>>): Record<string, Examples> {
   const o: Origins = originsOf(model);
   const out: Record<string, Examples> = {
     Root: { root: { summary: 'The root of this site', value: root(o.apiOrigin) } },
@@ -930,7 +931,7 @@ function examples(model: Model, fragments: Readonly<Record<Collection, readonly 
 }
 
 /** The whole document, for a model and the rendered list items of its three lists. */
-function openApiDocument(model: Model, fragments: Readonly<Record<Collection, readonly string[]>>): Doc {
+function openApiDocument(model: Model, fragments: Readonly<Record<Collection, FragmentList>>): Doc {
   const { config } = model;
   const o: Origins = originsOf(model);
   return {
@@ -984,14 +985,14 @@ const NO_RECORD = {};
  */
 export function openApiFile(
   model: Model,
-  fragments: Readonly<Record<Collection, readonly string[]>>,
+  fragments: Readonly<Record<Collection, FragmentList>>,
   memo?: RenderMemo,
 ): { path: string; body: string } {
   const render = () => pretty(openApiDocument(model, fragments));
   if (memo === undefined) return { path: SCHEMA_FILE, body: render() };
   const size = model.config.pageSize;
   const held = (c: Collection) =>
-    pagePositions(size, pagePlan(wholeList(fragments[c].length), size, 1)).map((i) => fragments[c][i]);
+    pagePositions(size, pagePlan(wholeList(fragments[c].length), size, 1)).map((i) => fragments[c].at(i));
   const [entry] = model.entries;
   const [category] = model.categories;
   const [topic] = model.topics;

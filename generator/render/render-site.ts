@@ -134,6 +134,15 @@ export function siteIndexBody(model: Model): string {
 /** The rendered list items of the three lists, by position: what list pages are made of. */
 export type Fragments = Record<Collection, readonly string[]>;
 
+/**
+ * A list's rendered items by position: an array of them, or one made each time it is asked for
+ * (a cold build's topics, which no one keeps).
+ */
+export interface FragmentList {
+  readonly length: number;
+  at(position: number): string | undefined;
+}
+
 export interface RenderOptions {
   /** Given the list items once they are rendered (the watch mode keeps them: see render/patch.ts). */
   fragments?: (fragments: Fragments) => void;
@@ -151,7 +160,7 @@ export interface RenderOptions {
 /** Every page of one list: the records of `slice` out of `fragments`, its pages under `dir`. */
 function* allPages(
   listURL: string,
-  fragments: readonly string[],
+  fragments: FragmentList,
   pageSize: number,
   slice: ListSlice,
   dir: string,
@@ -160,12 +169,14 @@ function* allPages(
   for (let page = 1; page <= pageCount(slice, pageSize); page++) {
     const plan = pagePlan(slice, pageSize, page);
     const path = pageFile(dir, page);
-    // A page is a function of its head and of the fragments it holds.
-    const held = pagePositions(pageSize, plan).map((i) => fragments[i]);
+    // A page is a function of its head and of the fragments it holds (consecutive positions).
+    const positions = pagePositions(pageSize, plan);
+    const first = positions[0] ?? 0;
+    const held = positions.map((i) => fragments.at(i) as string);
     const extras = [listURL, plan.total, plan.totalPages, plan.page, plan.filters.start, plan.filters.end, held];
     yield {
       path,
-      body: cache(path, NO_RECORD, extras, () => pageOf(listURL, fragments, pageSize, slice, dir, page).body),
+      body: cache(path, NO_RECORD, extras, () => renderPage(listURL, (i) => held[i - first] as string, pageSize, plan)),
     };
   }
 }
@@ -221,7 +232,16 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
 
   // Topics, by id. The detail also reads the entries that mention the topic.
   const topicItems = cacheOf<number>(memo, 'topic-items');
-  const topicFragments = model.topics.map((t) => topicItems(t.id, t, [], () => topicFragment(o, t)));
+  const topicItemAt = (p: number) => {
+    const t = model.topics[p] as Topic;
+    return topicItems(t.id, t, [], () => topicFragment(o, t));
+  };
+  // Held whole only for one that keeps them (the watch mode, through its memo); a cold build makes
+  // each when its page or the OpenAPI document's example asks for it: at 300,000 topics, 300,000
+  // strings not held through the rest of the rendering.
+  const keptTopicItems =
+    memo !== undefined || options.fragments !== undefined ? model.topics.map((_, p) => topicItemAt(p)) : null;
+  const topicFragments: FragmentList = keptTopicItems ?? { length: model.topics.length, at: topicItemAt };
   const topicDetails = cacheOf<number>(memo, 'topic-details');
   yield* packFiles(
     'topics',
@@ -235,8 +255,13 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   );
 
   // Every page of every pre-rendered list.
-  const fragments: Fragments = { entries: entryFragments, categories: categoryFragments, topics: topicFragments };
-  options.fragments?.(fragments);
+  const fragments: Record<Collection, FragmentList> = {
+    entries: entryFragments,
+    categories: categoryFragments,
+    topics: topicFragments,
+  };
+  if (keptTopicItems !== null)
+    options.fragments?.({ entries: entryFragments, categories: categoryFragments, topics: keptTopicItems });
   const pages = cacheOf<string>(memo, 'pages');
   for (const list of prerenderedLists(model.config.period)) {
     const all = fragments[list.collection];
