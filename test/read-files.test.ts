@@ -127,4 +127,37 @@ describe('answers that read many files', () => {
       expect([...stats.reads.values()].reduce((a, b) => a + b, 0)).toBe(before);
     }
   });
+
+  it('answer 503 naming the first record of the page whose pack is missing, however the reads end', async () => {
+    let unavailable = 0;
+    for (const target of targets) {
+      // Each pack the page reads, gone in turn.
+      const read: string[] = [];
+      await answer(target, (file) => {
+        read.push(file);
+        return files.get(file) ?? null;
+      });
+      for (const gone of new Set(read.filter((f) => f.endsWith('.pack')))) {
+        const damaged = new Map(files);
+        damaged.delete(gone);
+        const one: ReadFile = (file) => damaged.get(file) ?? null;
+        const expected = await answer(target, one);
+        const slow = slowReader(damaged, () => Math.floor(Math.random() * 2));
+        expect(await answer(target, slow.read), `${target} without ${gone}`).toBe(expected);
+        if (!expected.startsWith('503 ')) continue;
+        unavailable++;
+        expect(expected).toMatch(/The built site('s search index)? is incomplete: [^ ]+\.json is missing/);
+      }
+    }
+    expect(unavailable).toBeGreaterThan(0);
+  });
+
+  it('fail as the reader fails', async () => {
+    const read: ReadFile = async (file) => {
+      await delay(file.endsWith('.pack') ? 1 : 0);
+      if (file.endsWith('.pack')) throw new Error(`the static assets answered 500 for ${file}`);
+      return files.get(file) ?? null;
+    };
+    await expect(answer('/api/v1/entries?search=the', read)).rejects.toThrow(/answered 500/);
+  });
 });
