@@ -11,7 +11,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileKeeper } from '../generator/core/bounded-cache.ts';
+import { fileKeeper, ISOLATE_KEPT_BYTES } from '../generator/core/bounded-cache.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle, type ReadFile } from '../generator/core/handler.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
@@ -29,7 +29,7 @@ const roundTrip = Number(latency);
 let reads = 0;
 const readFile: ReadFile =
   roundTrip > 0
-    ? fileKeeper(8 * 1024 * 1024)((file) => {
+    ? fileKeeper(ISOLATE_KEPT_BYTES)((file) => {
         reads++;
         return new Promise((resolve) => setTimeout(() => resolve(readNow(file)), roundTrip));
       })

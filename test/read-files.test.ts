@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
-import { fileKeeper } from '../generator/core/bounded-cache.ts';
+import { fileKeeper, ISOLATE_KEPT_BYTES } from '../generator/core/bounded-cache.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle, type ReadFile } from '../generator/core/handler.ts';
 import { READS_AT_ONCE, readFiles } from '../generator/core/read-files.ts';
@@ -118,7 +118,7 @@ describe('answers that read many files', () => {
   it("read each pack once a request through an edge isolate's keeper, however many of its records a page shows", async () => {
     for (const target of targets) {
       const { read, stats } = slowReader(files, () => 1);
-      const keep = fileKeeper(8 * 1024 * 1024);
+      const keep = fileKeeper(ISOLATE_KEPT_BYTES);
       expect(await answer(target, keep(read)), target).toBe(await answer(target, (f) => files.get(f) ?? null));
       for (const [file, times] of stats.reads) expect(times, `${target}: ${file}`).toBe(1);
       // A second request finds every file kept: nothing is read again.

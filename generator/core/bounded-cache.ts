@@ -25,6 +25,9 @@ export function boundedCache<V>(maxBytes: number, maxEntries = Number.POSITIVE_I
   };
 }
 
+/** What an edge isolate keeps of the build's files it reads (fileKeeper's budget there). */
+export const ISOLATE_KEPT_BYTES = 8 * 1024 * 1024;
+
 /**
  * Readers that keep the bytes they read, in one budget of `maxBytes`, for a runtime that reads the
  * files of one build for its whole life (an edge isolate serves one deploy): a search reads the

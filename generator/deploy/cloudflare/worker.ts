@@ -3,7 +3,7 @@
 // pre-rendered answers and the site index are the build's files, read through the static-assets
 // binding; docs/cloudflare.md says what runs where and why.
 
-import { fileKeeper } from '../../core/bounded-cache.ts';
+import { fileKeeper, ISOLATE_KEPT_BYTES } from '../../core/bounded-cache.ts';
 import { SITE_INDEX_FILE } from '../../core/files.ts';
 import { type ApiRequest, errorResponse, handle } from '../../core/handler.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
@@ -52,7 +52,7 @@ async function siteIndex(assets: AssetsBinding): Promise<Result<SiteIndex, strin
 
 // The build's files an isolate has read, kept for its life (8 MB of them): a warm search reads no
 // shard again, and finds its postings and the records it showed before already parsed.
-const keep = fileKeeper(8 * 1024 * 1024);
+const keep = fileKeeper(ISOLATE_KEPT_BYTES);
 
 /** The contract's 503 (Cache-Control: no-store): nothing may keep it, the next request tries again. */
 function unavailable(request: ApiRequest, reason: string): Response {

@@ -9,7 +9,7 @@
 // A failure is the contract's 503 JSON error with `Cache-Control: no-store` and nothing that lets
 // the CDN keep it. Runtime-free: Deno runs it as it is.
 
-import { fileKeeper } from '../../core/bounded-cache.ts';
+import { fileKeeper, ISOLATE_KEPT_BYTES } from '../../core/bounded-cache.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, handle } from '../../core/handler.ts';
 import type { Result } from '../../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../../core/site-index.ts';
@@ -29,7 +29,7 @@ export function createEdgeFunction(bundledIndex: unknown): EdgeFunction {
   let site: Result<SiteIndex, string> | null = null;
   // The published files the isolate has read, kept for its life (8 MB of them): a warm search reads
   // no shard again, and finds its postings and the records it showed before already parsed.
-  const keep = fileKeeper(8 * 1024 * 1024);
+  const keep = fileKeeper(ISOLATE_KEPT_BYTES);
   return async (request, context) => {
     const apiRequest = fromRequest(request);
     try {
