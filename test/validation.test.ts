@@ -152,6 +152,11 @@ describe('content validation', () => {
     expectProblem(problems, 'topics/4.yaml', 6, /unknown field "x\.\*"/);
   });
 
+  it('locates an empty key on its own line, not on the first', async () => {
+    const problems = await problemsOf({ ...smallSite(), 'topics/4.yaml': 'id: 4\ntitle: Odd\n\n: stray [\n' });
+    expectProblem(problems, 'topics/4.yaml', 4, /unknown field ""/);
+  });
+
   it('reports 20,000 unknown keys of one file in linear time', async () => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`).join('\n');
     const started = process.cpuUsage();

@@ -54,8 +54,8 @@ function keyOfLine(line: string): string | null {
   for (let i = s.indexOf(':'); i >= 0; i = s.indexOf(':', i + 1)) {
     const next = s[i + 1];
     if (next === undefined || next === ' ' || next === '\t') {
-      const key = s.slice(0, i).trimEnd();
-      return key === '' ? null : key;
+      // An empty key (`: value`) is a key too: its problem names its own line.
+      return s.slice(0, i).trimEnd();
     }
   }
   return null;
