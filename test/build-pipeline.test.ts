@@ -13,6 +13,7 @@ import { ContentError } from '../generator/content/problems.ts';
 import { MARKER_FILE, MARKER_TEXT } from '../generator/output/guard.ts';
 import { beginSite } from '../generator/output/writer.ts';
 import { renderSite } from '../generator/render/render-site.ts';
+import { searchIndexFiles, searchIndexFilesInSteps } from '../generator/render/search-index.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { comparable, isDetailName, readTree } from './helpers/files.ts';
 import { mediumSite } from './helpers/medium-site.ts';
@@ -64,6 +65,18 @@ describe('the cold build pipeline', () => {
         body.startsWith('base64:') ? Buffer.from(body.slice(7), 'base64').length : Buffer.byteLength(body);
       expect(report.bytes).toBe([...expected.values()].reduce((n, body) => n + size(body), 0));
     }
+  });
+
+  it('makes the search index a document at a time, into the files it makes in one go', async () => {
+    // The build lets its event loop turn between two documents (build.ts), so that the database's
+    // thread is sent rows meanwhile: the index must pause after each, and give the same files.
+    const contentDir = writeContent(mediumSite());
+    const v = validate(await readContent(contentDir, { env: {}, readAhead: false }));
+    if (!v.ok) throw new Error(v.problems[0]?.message);
+    const steps = [...searchIndexFilesInSteps(v.model)];
+    const pauses = v.model.entries.length + v.model.topics.length;
+    expect(steps.slice(0, pauses).every((step) => step === undefined)).toBe(true);
+    expect(steps.slice(pauses)).toEqual(searchIndexFiles(v.model));
   });
 
   it('reads on a second thread exactly what reading each file here gives, problems included', async () => {

@@ -155,6 +155,11 @@ export interface RenderOptions {
    * mode after a burst of edits (watch/session.ts).
    */
   withoutDownloads?: boolean;
+  /**
+   * Leave out the search index: the build makes it a document at a time, letting its event loop
+   * turn meanwhile (build.ts, search-index.ts searchIndexFilesInSteps).
+   */
+  withoutSearchIndex?: boolean;
 }
 
 /** Every page of one list: the records of `slice` out of `fragments`, its pages under `dir`. */
@@ -276,7 +281,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   yield { path: TOPIC_KINDS_FILE, body: topicKindsBody(model.topics) };
   yield* feedFiles(model);
   yield openApiFile(model, fragments, memo);
-  yield* searchIndexFiles(model, options.searchIndex, options.searchBasis);
+  if (options.withoutSearchIndex !== true) yield* searchIndexFiles(model, options.searchIndex, options.searchBasis);
   if (options.withoutDownloads !== true) {
     const downloads = downloadFiles(model);
     yield* downloads.files;

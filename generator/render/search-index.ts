@@ -77,6 +77,23 @@ export function collectionIndex(
   count: number,
   fields: (doc: number) => Fields,
 ): CollectionIndex {
+  const steps = collectionIndexSteps(collection, count, fields);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * The same, made a document at a time: it yields after each document (a caller may let its event
+ * loop turn there: the cold build, whose database thread waits for rows meanwhile), then returns
+ * the index.
+ */
+function* collectionIndexSteps(
+  collection: SearchCollection,
+  count: number,
+  fields: (doc: number) => Fields,
+): Generator<undefined, CollectionIndex> {
   const lengths: number[] = [];
   // Each word's postings are packed as soon as a document is done with: the build holds the
   // packed text (about half the text's size), not an array per word and document.
@@ -117,6 +134,7 @@ export function collectionIndex(
       w.positions.length = 0;
     }
     inDoc.length = 0;
+    yield;
   }
   if (lengths.length !== count * FIELD_COUNT) throw new Error('a document without its three fields');
   const postings = new Map([...words].map(([word, w]) => [word, writtenPostings(w.writer)] as const));
@@ -330,6 +348,22 @@ function siteIndex(model: Model, basis?: SearchBasis): SiteSearchIndex {
     entries: changed?.entries?.index ?? entryIndex(model),
     topics: changed?.topics?.index ?? topicIndex(model),
   };
+}
+
+/**
+ * Every file of the site's search index made whole (searchIndexFiles without a basis), a document
+ * at a time: undefined after each document (a caller may let its event loop turn there), then the
+ * files.
+ */
+export function* searchIndexFilesInSteps(model: Model): Generator<IndexFile | undefined> {
+  const entries = yield* collectionIndexSteps('entries', model.entries.length, (doc) =>
+    entryFields(model.entries[doc] as Entry),
+  );
+  const topics = yield* collectionIndexSteps('topics', model.topics.length, (doc) =>
+    topicFields(model.topics[doc] as Topic),
+  );
+  yield* collectionIndexFilesOf(entries);
+  yield* collectionIndexFilesOf(topics);
 }
 
 /**
