@@ -7,9 +7,10 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
 import { fileKeeper, ISOLATE_KEPT_BYTES } from '../generator/core/bounded-cache.ts';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
+import { SITE_INDEX_FILE, searchDocsFile, searchShardFile } from '../generator/core/files.ts';
 import { handle, type ReadFile } from '../generator/core/handler.ts';
 import { READS_AT_ONCE, readFiles } from '../generator/core/read-files.ts';
+import { shardCount, shardOf } from '../generator/core/search/postings.ts';
 import { parseSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 
@@ -125,6 +126,32 @@ describe('answers that read many files', () => {
       const before = [...stats.reads.values()].reduce((a, b) => a + b, 0);
       await answer(target, keep(read));
       expect([...stats.reads.values()].reduce((a, b) => a + b, 0)).toBe(before);
+    }
+  });
+
+  it("read a search's statistics and the shards of its words together, before either is answered", async () => {
+    for (const collection of ['entries', 'topics'] as const) {
+      // What was asked for before the first read ended.
+      const asked: string[] = [];
+      let ended = false;
+      const read: ReadFile = async (file) => {
+        if (!ended) asked.push(file);
+        await delay(1);
+        ended = true;
+        return files.get(file) ?? null;
+      };
+      const target = `/api/v1/${collection}?search=the`;
+      expect(await answer(target, read)).toBe(await answer(target, (f) => files.get(f) ?? null));
+      expect(asked, collection).toContain(searchDocsFile(collection));
+      expect(asked, collection).toContain(
+        searchShardFile(
+          collection,
+          shardOf(
+            'the',
+            shardCount(collection, collection === 'entries' ? site.entryDates.length : site.topicIds.size),
+          ),
+        ),
+      );
     }
   });
 

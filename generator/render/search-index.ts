@@ -21,20 +21,12 @@ import {
   type PostingsWriter,
   postingsWriter,
   replaceDocument,
+  shardCount,
   shardOf,
   writeDocument,
   writtenPostings,
 } from '../core/search/postings.ts';
 import { eachWrittenRun, runTerms } from '../core/search/tokenize.ts';
-
-/**
- * How many documents a shard covers, about (a shard then holds ~30 KiB on the whole diary: a query
- * reads a few such files whole). A function of the number of documents alone, never of their
- * text: an edit that keeps every record where it is (the watch mode's fast path, render/patch.ts)
- * keeps the same shard files.
- */
-const DOCUMENTS_A_SHARD: Readonly<Record<SearchCollection, number>> = { entries: 32, topics: 4000 };
-const MAX_SHARDS = 128;
 
 interface WordPostings {
   writer: PostingsWriter;
@@ -138,7 +130,7 @@ function* collectionIndexSteps(
   }
   if (lengths.length !== count * FIELD_COUNT) throw new Error('a document without its three fields');
   const postings = new Map([...words].map(([word, w]) => [word, writtenPostings(w.writer)] as const));
-  const shards = Math.min(MAX_SHARDS, Math.max(1, Math.ceil(count / DOCUMENTS_A_SHARD[collection])));
+  const shards = shardCount(collection, count);
   const shardWords: string[][] = Array.from({ length: shards }, () => []);
   for (const word of [...postings.keys()].sort(byCodeUnits)) shardWords[shardOf(word, shards)]?.push(word);
   return { collection, shards, count, lengths, postings, shardWords };

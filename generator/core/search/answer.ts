@@ -1,7 +1,7 @@
 // A list request with `search`: the matching records of the list, 50 a page, each item with its
-// snippet. It reads the index's statistics, the shards its words need and the detail files of
-// the page's records (a few at a time: core/read-files.ts), through the runtime's ReadFile
-// (core/answer.ts's 'compute').
+// snippet. It reads the index's statistics and the shards its words need (together), then the
+// detail files of the page's records (a few at a time: core/read-files.ts), through the
+// runtime's ReadFile (core/answer.ts's 'compute').
 
 import type { Answer } from '../answer.ts';
 import { type ApiError, errorBody, INVALID_PAGE } from '../errors.ts';
@@ -20,7 +20,7 @@ import { collectionURL } from '../urls.ts';
 import { entryFields, type Fields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
 import { searchWithPlaces } from './engine.ts';
 import { parseSearchDocs, type SearchDocs } from './index-file.ts';
-import { decodePostings, findInShard, type Postings, shardOf } from './postings.ts';
+import { decodePostings, findInShard, type Postings, shardCount, shardOf } from './postings.ts';
 import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
 import { type KeptField, keptField, snippet as snippetOf } from './snippet.ts';
 
@@ -187,13 +187,19 @@ async function runSearch(
   filters: LinkFilters,
   records: RecordFilters,
 ): Promise<Answer> {
-  const docs = await readDocs(readFile, collection);
-  if (!docs.ok) return docs.answer;
-  const postings = await readPostings(readFile, collection, docs.value.shards, queryWords(query));
-  if (!postings.ok) return postings.answer;
-  // Documents are numbered in the order of the site index's list.
+  // Documents are numbered in the order of the site index's list, and their number gives the
+  // index's shards (postings.ts shardCount): the statistics and the shards the words need are read
+  // at once, not one after the other (on a CDN, a round trip each).
   const keys = collection === 'entries' ? site.entryDates : topicKeys(site);
-  if (docs.value.count !== keys.length) return incomplete(searchDocsFile(collection), 'not of this build');
+  const shards = shardCount(collection, keys.length);
+  const [docs, postings] = await Promise.all([
+    readDocs(readFile, collection),
+    readPostings(readFile, collection, shards, queryWords(query)),
+  ]);
+  if (!docs.ok) return docs.answer;
+  if (!postings.ok) return postings.answer;
+  if (docs.value.count !== keys.length || docs.value.shards !== shards)
+    return incomplete(searchDocsFile(collection), 'not of this build');
   const stats = { count: docs.value.count, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
   const found = searchWithPlaces(query, stats, postings.value, ordering);
   let matches = found.docs;

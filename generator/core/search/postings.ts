@@ -342,6 +342,21 @@ export function replaceDocument(encoded: string, doc: number, positions: readonl
   return out.join('');
 }
 
+/**
+ * How many documents a shard covers, about (a shard then holds ~30 KiB on the whole diary: a query
+ * reads a few such files whole). A function of the number of documents alone, never of their
+ * text: an edit that keeps every record where it is (the watch mode's fast path, render/patch.ts)
+ * keeps the same shard files, and a search knows a collection's shards from the site index's count
+ * of its records, before its statistics file is read (search/answer.ts reads both at once).
+ */
+const DOCUMENTS_A_SHARD = { entries: 32, topics: 4000 } as const;
+const MAX_SHARDS = 128;
+
+/** The number of shards of a collection's index of `count` documents. */
+export function shardCount(collection: keyof typeof DOCUMENTS_A_SHARD, count: number): number {
+  return Math.min(MAX_SHARDS, Math.max(1, Math.ceil(count / DOCUMENTS_A_SHARD[collection])));
+}
+
 /** The shard (0 to shards - 1) that holds a word: FNV-1a of its UTF-16 code units. */
 export function shardOf(term: string, shards: number): number {
   return fnv1a(term) % shards;
