@@ -2,7 +2,7 @@
 // trees (renamed away, never deleted between measured runs) and flushing the disk between runs.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function median(values: readonly number[]): number {
@@ -61,6 +61,15 @@ export function flushDisk(): void {
   }
 }
 
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
 /**
  * Old trees go here by rename, which is instant: deleting thousands of files right before a
  * measured run slows the file creation of that run on some file systems. Emptied at the end.
@@ -72,16 +81,20 @@ export class Trash {
     this.dir = dir;
     mkdirSync(dir, { recursive: true });
   }
-  /** Moves `path` into the trash if it exists. */
+  /**
+   * Moves `path` into the trash if it exists. Only a missing `path` is let go: a trash that cannot
+   * take it throws (it once swallowed the ENOENT of an emptied trash, and bench:layout built over
+   * the last run's output, a rebuild it timed as a cold build).
+   */
   put(path: string): void {
-    try {
-      renameSync(path, join(this.dir, `${Date.now()}-${this.n++}`));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+    if (lstatOrNull(path) === null) return;
+    mkdirSync(this.dir, { recursive: true });
+    renameSync(path, join(this.dir, `${Date.now()}-${this.n++}`));
   }
+  /** Deletes what the trash holds; it takes more afterwards. */
   empty(): void {
     rmSync(this.dir, { recursive: true, force: true });
+    mkdirSync(this.dir, { recursive: true });
   }
 }
 
