@@ -15,6 +15,7 @@ import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
 import { renderFiles } from './render/render-site.ts';
+import { entriesBasis } from './render/search-basis.ts';
 import { searchIndexFilesInSteps } from './render/search-index.ts';
 import { checkUnchanged } from './unchanged.ts';
 
@@ -46,6 +47,11 @@ export interface BuildReport {
    * output was built from the same content, options and generator, and is as it was written).
    */
   mode: 'full' | 'rebuild' | 'unchanged';
+  /**
+   * How the entries' search index was made, when the site was rendered: whole, or the last
+   * build's changed where the entries' text changed (a rebuild: render/search-basis.ts).
+   */
+  entriesIndex?: 'made' | 'changed';
   /** Files written (all of them for a full build) and removed. */
   written: number;
   deleted: number;
@@ -71,8 +77,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   progress.step(`reading ${options.contentDir}`);
   // What the output is made of is recorded at the commit: the fingerprint of the files as they
   // are read below, not as they were when checked (a file may change in between).
-  const site: StagedSite | Rebuild =
-    (options.full === true ? null : beginRebuild(options.outDir)) ?? beginSite(options.outDir);
+  const rebuild: Rebuild | null = options.full === true ? null : beginRebuild(options.outDir);
+  const site: StagedSite | Rebuild = rebuild ?? beginSite(options.outDir);
   const stopDownloads = new AbortController();
   let downloads: Promise<Downloads> | undefined;
   try {
@@ -99,9 +105,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // The search index too, a document at a time: made in one go (≈0.6 s on the whole diary), it
     // left that thread without rows, and the build then waited for it at the end.
     let turn = performance.now();
+    let entriesIndex: BuildReport['entriesIndex'] = 'made';
     const rendered = function* () {
       yield* renderFiles(model, undefined, { withoutDownloads: true, withoutSearchIndex: true });
-      yield* searchIndexFilesInSteps(model);
+      // A rebuild changes the last build's index of the entries where their text changed (read
+      // from the live tree, each file checked against its manifest: search-basis.ts).
+      const basis = rebuild === null ? null : entriesBasis((path) => rebuild.readLive(path));
+      yield* searchIndexFilesInSteps(model, basis, (how) => {
+        entriesIndex = how;
+      });
     };
     for (const f of rendered()) {
       if (f !== undefined) site.add(f.path, f.body);
@@ -124,6 +136,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       files: written.files,
       bytes: written.bytes,
       mode: rebuilt ? 'rebuild' : 'full',
+      entriesIndex,
       written: rebuilt ? written.written : written.files,
       deleted: rebuilt ? written.deleted : 0,
       timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },

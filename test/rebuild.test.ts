@@ -111,16 +111,19 @@ describe('a rebuild over the output of an earlier build', () => {
     const out = join(tempDir('pepys-rebuild-'), 'public');
     await run(content, out);
     const history: Tree[] = [await cold(content)];
-    const steps: Array<[string, () => void]> = [
-      ["one entry's text", () => editText(content, 'entries/1660/1660-01-01.html', 'Edited.')],
+    // How each rebuild makes the entries' search index: the last build's, changed where the text
+    // changed (render/search-basis.ts), unless an entry came or went.
+    const steps: Array<[string, () => void, 'changed' | 'made']> = [
+      ["one entry's text", () => editText(content, 'entries/1660/1660-01-01.html', 'Edited.'), 'changed'],
       // The site index stays as it was: the tree going live gets a new one, the same bytes.
-      ["another entry's text", () => editText(content, 'entries/1660/1660-01-04.html', 'Edited too.')],
+      ["another entry's text", () => editText(content, 'entries/1660/1660-01-04.html', 'Edited too.'), 'changed'],
       [
         "one entry's title",
         () => {
           const path = join(content, 'entries/1660/1660-01-02.html');
           writeFileSync(path, readFileSync(path, 'utf8').replace('---\n', '---\ntitle: Monday 2 January 1660\n'));
         },
+        'changed',
       ],
       [
         'one topic',
@@ -128,6 +131,7 @@ describe('a rebuild over the output of an earlier build', () => {
           const path = join(content, 'topics/1.yaml');
           writeFileSync(path, readFileSync(path, 'utf8').replace('The diarist himself', 'The diarist, himself'));
         },
+        'changed',
       ],
       [
         'one category',
@@ -135,8 +139,9 @@ describe('a rebuild over the output of an earlier build', () => {
           const path = join(content, 'categories.yaml');
           writeFileSync(path, readFileSync(path, 'utf8').replace('title: Servants and companions', 'title: Servants'));
         },
+        'changed',
       ],
-      ['an entry removed', () => rmSync(join(content, 'entries/1660/1660-01-03.html'))],
+      ['an entry removed', () => rmSync(join(content, 'entries/1660/1660-01-03.html')), 'made'],
       [
         'an entry added',
         () =>
@@ -144,14 +149,16 @@ describe('a rebuild over the output of an earlier build', () => {
             join(content, 'entries/1660/1660-01-03.html'),
             entryFile('1660-01-03', '', '<p>Written again.</p>'),
           ),
+        'made',
       ],
-      ['the entry edited once more', () => editText(content, 'entries/1660/1660-01-01.html', 'Again.')],
+      ['the entry edited once more', () => editText(content, 'entries/1660/1660-01-01.html', 'Again.'), 'changed'],
     ];
-    for (const [what, edit] of steps) {
+    for (const [what, edit, entriesIndex] of steps) {
       edit();
       const report = await run(content, out);
       const now = await cold(content);
       expect(report.mode, what).toBe('rebuild');
+      expect(report.entriesIndex, what).toBe(entriesIndex);
       expect(readTreeBytes(out), what).toEqual(now);
       // The output is the symlink to the generation that was written; the other is the old live one.
       const live = activeSlot(out);

@@ -20,7 +20,7 @@
 // Between those two renames (microseconds) the output path does not exist; a build killed there
 // leaves the old tree whole under `-prev-<pid>`, which the next build puts back (trash.ts).
 
-import { accessSync, constants, lstatSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
@@ -60,6 +60,11 @@ export interface RebuildStats {
 
 export interface Rebuild {
   add(path: string, body: OutputFile['body']): void;
+  /**
+   * A file of the live tree, read now: its bytes when the live tree's manifest holds and lists it
+   * with those bytes' hash, else null (what a rebuild may reuse of the last build: build.ts).
+   */
+  readLive(path: string): Uint8Array | null;
   /** Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown). */
   commit(inputs?: string | null): Promise<RebuildStats>;
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
@@ -151,6 +156,17 @@ export function beginRebuild(outDir: string): Rebuild | null {
   const facts = (path: string, hash: string): FileFacts => factsOf(hash, lstatSync(join(dir, path)));
 
   const rebuild: Rebuild = {
+    readLive(path) {
+      const listed = live?.files.get(path);
+      if (listed === undefined) return null;
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(join(liveDir, path));
+      } catch {
+        return null;
+      }
+      return hashBytes(bytes) === listed.hash ? bytes : null;
+    },
     add(path, body) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       seen.add(path);

@@ -342,15 +342,36 @@ function siteIndex(model: Model, basis?: SearchBasis): SiteSearchIndex {
   };
 }
 
+/** What the entries' index reads of an entry, and its key. */
+export type EntryText = Pick<Entry, 'date' | 'title' | 'entryHTML' | 'footnotesHTML'>;
+
 /**
- * Every file of the site's search index made whole (searchIndexFiles without a basis), a document
- * at a time: undefined after each document (a caller may let its event loop turn there), then the
- * files.
+ * Every file of the site's search index (searchIndexFiles without a basis), made a document at a
+ * time: undefined after each document (a caller may let its event loop turn there), then the
+ * files. Given the entries' index of the last build and the entries it was made of (a rebuild:
+ * search-basis.ts), the entries' index is that one changed where their text changed, when the
+ * entries are the same ones in the same places; made whole otherwise.
  */
-export function* searchIndexFilesInSteps(model: Model): Generator<IndexFile | undefined> {
-  const entries = yield* collectionIndexSteps('entries', model.entries.length, (doc) =>
-    entryFields(model.entries[doc] as Entry),
-  );
+export function* searchIndexFilesInSteps(
+  model: Model,
+  entriesBasis?: { entries: readonly EntryText[]; index: CollectionIndex } | null,
+  made?: (entries: 'changed' | 'made') => void,
+): Generator<IndexFile | undefined> {
+  const changed =
+    entriesBasis == null
+      ? null
+      : changedCollection(
+          entriesBasis.index,
+          entriesBasis.entries,
+          model.entries,
+          (e) => e.date,
+          sameEntryText,
+          entryFields,
+        );
+  made?.(changed === null ? 'made' : 'changed');
+  const entries =
+    changed?.index ??
+    (yield* collectionIndexSteps('entries', model.entries.length, (doc) => entryFields(model.entries[doc] as Entry)));
   const topics = yield* collectionIndexSteps('topics', model.topics.length, (doc) =>
     topicFields(model.topics[doc] as Topic),
   );
