@@ -12,6 +12,7 @@ import { readContent, validate } from '../generator/content/load.ts';
 import { SITE_INDEX_FILE, searchDocsFile, searchShardFile } from '../generator/core/files.ts';
 import type { Entry } from '../generator/core/model.ts';
 import { entryFields } from '../generator/core/search/documents.ts';
+import { MANIFEST_FILE } from '../generator/output/manifest.ts';
 import { beginRebuild } from '../generator/output/rebuild.ts';
 import { entriesBasis } from '../generator/render/search-basis.ts';
 import { collectionIndex } from '../generator/render/search-index.ts';
@@ -83,6 +84,29 @@ describe("the last build's entries index, read back", () => {
 });
 
 describe("a rebuild's reads of the live tree", () => {
+  it('give nothing of a tree another generator made, or one whose manifest does not say', async () => {
+    const { out } = await built();
+    const path = searchShardFile('entries', 0);
+    const manifest = join(out, MANIFEST_FILE);
+    const text = readFileSync(manifest, 'utf8');
+    const generator = /"generator":("[0-9a-f]{64}")/.exec(text)?.[1];
+    expect(generator).toBeDefined();
+    for (const [what, changed] of [
+      ['another generator', text.replace(generator as string, `"${'0'.repeat(64)}"`)],
+      ['none recorded', text.replace(`"generator":${generator},`, '')],
+    ] as const) {
+      writeFileSync(manifest, changed);
+      const rebuild = beginRebuild(out);
+      if (rebuild === null) throw new Error(`${what}: no rebuild`);
+      try {
+        expect(rebuild.readLive(path), what).toBeNull();
+      } finally {
+        await rebuild.abandon();
+      }
+      writeFileSync(manifest, text);
+    }
+  });
+
   it('give a file only as its manifest lists it', async () => {
     const { out } = await built();
     const path = searchShardFile('entries', 0);

@@ -59,7 +59,7 @@ function walkFiles(dir: string, out: string[]): void {
 let generatorPrint: string | null = null;
 
 /** The generator's own fingerprint (computed once a process: its files do not change under it). */
-function generatorFingerprint(): string {
+export function generatorFingerprint(): string {
   if (generatorPrint !== null) return generatorPrint;
   const h = createHash('sha256');
   h.update(`node ${process.version}\n`);

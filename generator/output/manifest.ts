@@ -36,6 +36,12 @@ export interface Changes {
 export interface Manifest {
   /** What the tree was built from (content/fingerprint.ts); null when unknown. */
   inputs: string | null;
+  /**
+   * The generator that made the tree's files (content/fingerprint.ts generatorFingerprint); null
+   * when unknown (a tree partly written, a manifest of an earlier version). A rebuild reuses the
+   * tree's search index only when it is this generator's (render/search-basis.ts).
+   */
+  generator: string | null;
   files: Map<string, FileFacts>;
   /** What differs from the tree that was live before this one went live (null: a first build). */
   changes: Changes | null;
@@ -57,7 +63,7 @@ export function writeManifest(dir: string, m: Manifest): void {
   const rows: Row[] = [...m.files]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, f]) => [path, f.hash, f.size, f.ino, f.mtimeMs]);
-  const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"changes":${JSON.stringify(m.changes)},"files":[\n${rows
+  const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"generator":${JSON.stringify(m.generator)},"changes":${JSON.stringify(m.changes)},"files":[\n${rows
     .map((r) => JSON.stringify(r))
     .join(',\n')}\n]}\n`;
   replaceFile(dir, MANIFEST_FILE, body);
@@ -80,8 +86,10 @@ export function readManifest(dir: string): Manifest | null {
     return null;
   }
   if (raw === null || typeof raw !== 'object') return null;
-  const { format, inputs, changes, files } = raw as Record<string, unknown>;
+  const { format, inputs, generator, changes, files } = raw as Record<string, unknown>;
   if (format !== FORMAT || !(inputs === null || typeof inputs === 'string') || !Array.isArray(files)) return null;
+  // Absent from the manifests of earlier versions: unknown.
+  if (!(generator === undefined || generator === null || typeof generator === 'string')) return null;
   let c: Changes | null = null;
   if (changes !== null) {
     const o = changes as Record<string, unknown> | undefined;
@@ -105,7 +113,7 @@ export function readManifest(dir: string): Manifest | null {
     if (map.has(path)) return null;
     map.set(path, { hash, size, ino, mtimeMs });
   }
-  return { inputs, files: map, changes: c };
+  return { inputs, generator: generator ?? null, files: map, changes: c };
 }
 
 /**

@@ -22,6 +22,7 @@
 
 import { accessSync, constants, lstatSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { generatorFingerprint } from '../content/fingerprint.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
 import type { OutputFile } from '../render/render-site.ts';
@@ -157,7 +158,9 @@ export function beginRebuild(outDir: string): Rebuild | null {
 
   const rebuild: Rebuild = {
     readLive(path) {
-      const listed = live?.files.get(path);
+      // Only a tree this very generator made: another's files may be of another format.
+      if (live?.generator !== generatorFingerprint()) return null;
+      const listed = live.files.get(path);
       if (listed === undefined) return null;
       let bytes: Uint8Array;
       try {
@@ -202,14 +205,15 @@ export function beginRebuild(outDir: string): Rebuild | null {
         const f = files.get(SITE_INDEX_FILE) as FileFacts;
         files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
       }
-      writeManifest(dir, { inputs, files, changes });
+      writeManifest(dir, { inputs, generator: generatorFingerprint(), files, changes });
       let bytes = 0;
       for (const f of files.values()) bytes += f.size;
       const stats = { files: files.size, bytes, written: written.length, deleted, changes };
       if (same) {
         // Nothing differs from the live tree: it stays live; this one is now its equal. Its
         // manifest records the inputs too, so the next build need not do this again.
-        if (live.inputs !== inputs) writeManifest(liveDir, { ...live, inputs });
+        // The same bytes as this generator's: its files are this generator's too.
+        if (live.inputs !== inputs) writeManifest(liveDir, { ...live, inputs, generator: generatorFingerprint() });
         return { ...stats, removed: Promise.resolve() };
       }
       // The output may have changed while the site was built: it must still be the writer's own.
@@ -225,7 +229,7 @@ export function beginRebuild(outDir: string): Rebuild | null {
       open = false;
       // What the tree holds now: the base with the files written so far. Unremoved files stay.
       try {
-        writeManifest(dir, { inputs: null, files, changes: null });
+        writeManifest(dir, { inputs: null, generator: null, files, changes: null });
       } catch {
         // Without a manifest the next rebuild makes this tree again.
       }

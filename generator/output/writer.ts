@@ -21,6 +21,7 @@
 import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { generatorFingerprint } from '../content/fingerprint.ts';
 import type { OutputFile } from '../render/render-site.ts';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
@@ -349,6 +350,7 @@ export function beginSite(outDir: string): StagedSite {
         const live = liveManifest(outDir);
         writeManifest(next, {
           inputs,
+          generator: generatorFingerprint(),
           files,
           changes: live === null ? null : changesBetween(live.files, files),
         });
