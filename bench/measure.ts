@@ -2,7 +2,7 @@
 // trees (renamed away, never deleted between measured runs) and flushing the disk between runs.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function median(values: readonly number[]): number {
@@ -61,15 +61,6 @@ export function flushDisk(): void {
   }
 }
 
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
 /**
  * Old trees go here by rename, which is instant: deleting thousands of files right before a
  * measured run slows the file creation of that run on some file systems. Emptied at the end.
@@ -87,7 +78,12 @@ export class Trash {
    * the last run's output, a rebuild it timed as a cold build).
    */
   put(path: string): void {
-    if (lstatOrNull(path) === null) return;
+    try {
+      lstatSync(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
     mkdirSync(this.dir, { recursive: true });
     renameSync(path, join(this.dir, `${Date.now()}-${this.n++}`));
   }

@@ -111,9 +111,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       // A rebuild changes the last build's index of the entries where their text changed (read
       // from the live tree, each file checked against its manifest: search-basis.ts).
       const basis = rebuild === null ? null : entriesBasis((path) => rebuild.readLive(path));
-      yield* searchIndexFilesInSteps(model, basis, (how) => {
-        entriesIndex = how;
-      });
+      entriesIndex = yield* searchIndexFilesInSteps(model, basis);
     };
     for (const f of rendered()) {
       if (f !== undefined) site.add(f.path, f.body);

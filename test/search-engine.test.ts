@@ -10,8 +10,10 @@ import { parseSearchDocs } from '../generator/core/search/index-file.ts';
 import {
   decodeNumbers,
   decodePostings,
+  decodeShard,
   encodeNumbers,
   encodePostings,
+  encodeShard,
   findInShard,
   type Postings,
   postingsList,
@@ -289,6 +291,25 @@ describe('packed postings', () => {
       }),
     );
     expect(decodeNumbers('A')).toBeNull();
+  });
+
+  it('read back a shard as it was written, words ascending, and refuse any other text', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{1,8}$/)),
+        fc.string({ unit: 'binary-ascii' }),
+        (words, p) => {
+          const postings = p.replace(/[\t\n]/g, '');
+          const lines = [...words].sort().map((w) => [w, postings] as [string, string]);
+          expect(decodeShard(encodeShard(lines))).toEqual(lines);
+          if (lines.length > 1) expect(decodeShard(encodeShard([...lines].reverse()))).toBeNull();
+        },
+      ),
+    );
+    expect(decodeShard('plague\tAB')).toBeNull();
+    expect(decodeShard('plague AB\n')).toBeNull();
+    expect(decodeShard('\tAB\n')).toBeNull();
+    expect(decodeShard('')).toEqual([]);
   });
 
   it('refuse damaged text', () => {

@@ -8,17 +8,11 @@
 
 import { detailFile, SITE_INDEX_FILE, searchDocsFile, searchShardFile } from '../core/files.ts';
 import { unpacking } from '../core/packs.ts';
-import { parseSearchDocs } from '../core/search/index-file.ts';
-import { shardCount } from '../core/search/postings.ts';
+import { isIndexOf, parseSearchDocs } from '../core/search/index-file.ts';
+import { decodeShard } from '../core/search/postings.ts';
 import { parseSiteIndex } from '../core/site-index.ts';
 import type { EntryDetail } from '../core/types.ts';
-import type { CollectionIndex, EntryText } from './search-index.ts';
-
-/** The entries' index of a built tree and the entries' searched text it was made of, in its order. */
-export interface EntriesBasis {
-  entries: EntryText[];
-  index: CollectionIndex;
-}
+import type { EntriesBasis, EntryText } from './search-index.ts';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -30,24 +24,6 @@ function textOf(bytes: Uint8Array | null): string | null {
   } catch {
     return null;
   }
-}
-
-/** The lines `word<TAB>postings` of a shard (postings.ts encodeShard), in order; null when it is not one. */
-function shardLines(text: string): Array<[string, string]> | null {
-  const lines: Array<[string, string]> = [];
-  let at = 0;
-  while (at < text.length) {
-    const end = text.indexOf('\n', at);
-    if (end === -1) return null;
-    const tab = text.indexOf('\t', at);
-    if (tab === -1 || tab >= end || tab === at) return null;
-    const word = text.slice(at, tab);
-    // The words of a shard are ascending: a shard out of order is not one the build wrote.
-    if (lines.length > 0 && (lines[lines.length - 1] as [string, string])[0] >= word) return null;
-    lines.push([word, text.slice(tab + 1, end)]);
-    at = end + 1;
-  }
-  return lines;
 }
 
 /** The entries' basis of the tree `read` reads (see above), or null. */
@@ -65,13 +41,13 @@ export function entriesBasis(read: (path: string) => Uint8Array | null): Entries
   const docsText = textOf(readOnce(searchDocsFile('entries')));
   const docs = docsText === null ? null : parseSearchDocs(docsText);
   if (docs === null || !docs.ok) return null;
+  if (!isIndexOf(docs.value, 'entries', dates.length)) return null;
   const { shards, count, lengths } = docs.value;
-  if (count !== dates.length || shards !== shardCount('entries', count)) return null;
   const postings = new Map<string, string>();
   const shardWords: string[][] = [];
   for (let shard = 0; shard < shards; shard++) {
     const text = textOf(readOnce(searchShardFile('entries', shard)));
-    const lines = text === null ? null : shardLines(text);
+    const lines = text === null ? null : decodeShard(text);
     if (lines === null) return null;
     shardWords.push(lines.map(([word]) => word));
     for (const [word, packed] of lines) postings.set(word, packed);

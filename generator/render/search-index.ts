@@ -290,17 +290,24 @@ function changedCollection<R>(
   return changes.length === 0 ? { index, files: [] } : changeDocuments(index, changes);
 }
 
+/** What the entries' index reads of an entry, and its key. */
+export type EntryText = Pick<Entry, 'date' | 'title' | 'entryHTML' | 'footnotesHTML'>;
+
+/** The entries' index of a build and the entries' searched text it was made of, in its order. */
+export interface EntriesBasis {
+  entries: readonly EntryText[];
+  index: CollectionIndex;
+}
+
+/** The entries' index changed from a basis (see changedCollection), or null. */
+function changedEntries(entries: readonly EntryText[], basis: EntriesBasis) {
+  return changedCollection(basis.index, basis.entries, entries, (e) => e.date, sameEntryText, entryFields);
+}
+
 /** Each collection's index changed from the basis (see changedCollection), or null for it. */
 function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: SearchBasis) {
   return {
-    entries: changedCollection(
-      basis.index.entries,
-      basis.model.entries,
-      model.entries,
-      (e) => e.date,
-      sameEntryText,
-      entryFields,
-    ),
+    entries: changedEntries(model.entries, { entries: basis.model.entries, index: basis.index.entries }),
     topics: changedCollection(
       basis.index.topics,
       basis.model.topics,
@@ -342,33 +349,19 @@ function siteIndex(model: Model, basis?: SearchBasis): SiteSearchIndex {
   };
 }
 
-/** What the entries' index reads of an entry, and its key. */
-export type EntryText = Pick<Entry, 'date' | 'title' | 'entryHTML' | 'footnotesHTML'>;
-
 /**
  * Every file of the site's search index (searchIndexFiles without a basis), made a document at a
  * time: undefined after each document (a caller may let its event loop turn there), then the
- * files. Given the entries' index of the last build and the entries it was made of (a rebuild:
- * search-basis.ts), the entries' index is that one changed where their text changed, when the
- * entries are the same ones in the same places; made whole otherwise.
+ * files; it returns how the entries' index was made. Given the entries' index of the last build
+ * and the entries it was made of (a rebuild: search-basis.ts), the entries' index is that one
+ * changed where their text changed, when the entries are the same ones in the same places; made
+ * whole otherwise.
  */
 export function* searchIndexFilesInSteps(
   model: Model,
-  entriesBasis?: { entries: readonly EntryText[]; index: CollectionIndex } | null,
-  made?: (entries: 'changed' | 'made') => void,
-): Generator<IndexFile | undefined> {
-  const changed =
-    entriesBasis == null
-      ? null
-      : changedCollection(
-          entriesBasis.index,
-          entriesBasis.entries,
-          model.entries,
-          (e) => e.date,
-          sameEntryText,
-          entryFields,
-        );
-  made?.(changed === null ? 'made' : 'changed');
+  entriesBasis?: EntriesBasis | null,
+): Generator<IndexFile | undefined, 'changed' | 'made'> {
+  const changed = entriesBasis == null ? null : changedEntries(model.entries, entriesBasis);
   const entries =
     changed?.index ??
     (yield* collectionIndexSteps('entries', model.entries.length, (doc) => entryFields(model.entries[doc] as Entry)));
@@ -377,6 +370,7 @@ export function* searchIndexFilesInSteps(
   );
   yield* collectionIndexFilesOf(entries);
   yield* collectionIndexFilesOf(topics);
+  return changed === null ? 'made' : 'changed';
 }
 
 /**

@@ -19,7 +19,7 @@ import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '.
 import { collectionURL } from '../urls.ts';
 import { entryFields, type Fields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
 import { searchWithPlaces } from './engine.ts';
-import { parseSearchDocs, type SearchDocs } from './index-file.ts';
+import { isIndexOf, parseSearchDocs, type SearchDocs } from './index-file.ts';
 import { decodePostings, findInShard, type Postings, shardCount, shardOf } from './postings.ts';
 import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
 import { type KeptField, keptField, snippet as snippetOf } from './snippet.ts';
@@ -198,7 +198,7 @@ async function runSearch(
   ]);
   if (!docs.ok) return docs.answer;
   if (!postings.ok) return postings.answer;
-  if (docs.value.count !== keys.length || docs.value.shards !== shards)
+  if (!isIndexOf(docs.value, collection, keys.length))
     return incomplete(searchDocsFile(collection), 'not of this build');
   const stats = { count: docs.value.count, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
   const found = searchWithPlaces(query, stats, postings.value, ordering);

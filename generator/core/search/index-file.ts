@@ -4,7 +4,7 @@
 
 import { fail, ok, type Result } from '../result.ts';
 import { FIELD_COUNT } from './engine.ts';
-import { decodeNumbers } from './postings.ts';
+import { decodeNumbers, shardCount } from './postings.ts';
 
 export interface SearchDocsFile {
   version: 1;
@@ -38,4 +38,12 @@ export function parseSearchDocs(text: string): Result<SearchDocs, string> {
   if (lengths === null || lengths.length !== (f.count as number) * FIELD_COUNT)
     return fail('"lengths" do not give three fields a document');
   return ok({ shards: f.shards as number, count: f.count as number, lengths });
+}
+
+/**
+ * Whether statistics are those of an index of `count` documents of `collection` as this generator
+ * makes it (its number of shards follows from the count: postings.ts shardCount).
+ */
+export function isIndexOf(docs: SearchDocs, collection: 'entries' | 'topics', count: number): boolean {
+  return docs.count === count && docs.shards === shardCount(collection, count);
 }

@@ -367,6 +367,26 @@ export function encodeShard(entries: ReadonlyArray<readonly [string, string]>): 
   return entries.map(([term, postings]) => `${term}\t${postings}\n`).join('');
 }
 
+/**
+ * The [word, postings] of encodeShard's text, in order; null when the text is not such a one (a
+ * line without its tab or its newline, words not ascending).
+ */
+export function decodeShard(text: string): Array<[string, string]> | null {
+  const lines: Array<[string, string]> = [];
+  let at = 0;
+  while (at < text.length) {
+    const end = text.indexOf('\n', at);
+    if (end === -1) return null;
+    const tab = text.indexOf('\t', at);
+    if (tab === -1 || tab >= end || tab === at) return null;
+    const word = text.slice(at, tab);
+    if (lines.length > 0 && (lines[lines.length - 1] as [string, string])[0] >= word) return null;
+    lines.push([word, text.slice(tab + 1, end)]);
+    at = end + 1;
+  }
+  return lines;
+}
+
 /** The encoded postings of one word of a shard's text, or '' when the shard does not hold it. */
 export function findInShard(shard: string, term: string): string {
   const key = `${term}\t`;
