@@ -14,6 +14,8 @@ import { ContentError } from './content/problems.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
+import { patchSite } from './render/patch.ts';
+import { patchBasisSteps } from './render/patch-basis.ts';
 import { renderFiles } from './render/render-site.ts';
 import { entriesBasis } from './render/search-basis.ts';
 import { searchIndexFilesInSteps } from './render/search-index.ts';
@@ -52,6 +54,11 @@ export interface BuildReport {
    * build's changed where the entries' text changed (a rebuild: render/search-basis.ts).
    */
   entriesIndex?: 'made' | 'changed';
+  /**
+   * True when only the files that the changed content files change were rendered, the others
+   * kept from the live tree (a rebuild of the watch mode's fast-path edits: render/patch-basis.ts).
+   */
+  patched?: boolean;
   /** Files written (all of them for a full build) and removed. */
   written: number;
   deleted: number;
@@ -106,7 +113,20 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // left that thread without rows, and the build then waited for it at the end.
     let turn = performance.now();
     let entriesIndex: BuildReport['entriesIndex'] = 'made';
+    // A rebuild whose edits the watch mode's fast path takes renders only the files they change
+    // (patch-basis.ts says how it knows the last build's site); every other file is kept.
+    let patched = false;
     const rendered = function* () {
+      const last =
+        rebuild === null
+          ? null
+          : yield* patchBasisSteps(state, model, rebuild.liveSources(), (path) => rebuild.readLive(path));
+      if (last !== null) {
+        patched = true;
+        entriesIndex = 'changed';
+        yield* patchSite(last.site, last.edits).files;
+        return;
+      }
       yield* renderFiles(model, undefined, { withoutDownloads: true, withoutSearchIndex: true });
       // A rebuild changes the last build's index of the entries where their text changed (read
       // from the live tree, each file checked against its manifest: search-basis.ts).
@@ -124,24 +144,26 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     for (const f of [...files, list]) site.add(f.path, f.body);
     const t3 = performance.now();
     // The old tree is removed in the background; the build does not wait for it.
-    const written = (await site.commit(state.fingerprint)) as Awaited<ReturnType<StagedSite['commit']>> | RebuildStats;
+    const rebuilt: RebuildStats | null =
+      rebuild === null ? null : await rebuild.commit(state.fingerprint, state.sources, patched);
+    const written = rebuilt ?? (await (site as StagedSite).commit(state.fingerprint, state.sources));
     const t4 = performance.now();
-    const rebuilt = 'deleted' in written;
     const report: BuildReport = {
       entries: model.entries.length,
       categories: model.categories.length,
       topics: model.topics.length,
       files: written.files,
       bytes: written.bytes,
-      mode: rebuilt ? 'rebuild' : 'full',
+      mode: rebuilt !== null ? 'rebuild' : 'full',
       entriesIndex,
-      written: rebuilt ? written.written : written.files,
-      deleted: rebuilt ? written.deleted : 0,
+      patched,
+      written: rebuilt?.written ?? written.files,
+      deleted: rebuilt?.deleted ?? 0,
       timings: { load: t1 - t0, validate: t2 - t1, render: t3 - t2, write: t4 - t3, total: t4 - t0 },
     };
     const counts = `(${report.entries} entries, ${report.categories} categories, ${report.topics} topics)`;
     progress.done(
-      rebuilt
+      rebuilt !== null
         ? `rebuilt ${options.outDir}: ${report.written} files written, ${report.deleted} removed, of ${report.files} ${counts}`
         : `built ${options.outDir}: ${report.files} files, ${(report.bytes / 1048576).toFixed(1)} MiB ${counts}`,
     );

@@ -22,7 +22,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { type BuildReport, build } from '../generator/build.ts';
 import { ContentError } from '../generator/content/problems.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
-import { checkTree, MANIFEST_FILE, readManifest } from '../generator/output/manifest.ts';
+import { checkTree, MANIFEST_FILE, readManifest, SOURCES_FILE } from '../generator/output/manifest.ts';
 import { runCli, startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { packPath, readTreeBytes } from './helpers/files.ts';
@@ -112,11 +112,13 @@ describe('a rebuild over the output of an earlier build', () => {
     await run(content, out);
     const history: Tree[] = [await cold(content)];
     // How each rebuild makes the entries' search index: the last build's, changed where the text
-    // changed (render/search-basis.ts), unless an entry came or went.
-    const steps: Array<[string, () => void, 'changed' | 'made']> = [
-      ["one entry's text", () => editText(content, 'entries/1660/1660-01-01.html', 'Edited.'), 'changed'],
+    // changed (render/search-basis.ts), unless an entry came or went; and whether it renders only
+    // what the edit changes (the watch mode's fast path: render/patch-basis.ts), as it does for
+    // entries and topics edited in place.
+    const steps: Array<[string, () => void, 'changed' | 'made', boolean]> = [
+      ["one entry's text", () => editText(content, 'entries/1660/1660-01-01.html', 'Edited.'), 'changed', true],
       // The site index stays as it was: the tree going live gets a new one, the same bytes.
-      ["another entry's text", () => editText(content, 'entries/1660/1660-01-04.html', 'Edited too.'), 'changed'],
+      ["another entry's text", () => editText(content, 'entries/1660/1660-01-04.html', 'Edited too.'), 'changed', true],
       [
         "one entry's title",
         () => {
@@ -124,6 +126,7 @@ describe('a rebuild over the output of an earlier build', () => {
           writeFileSync(path, readFileSync(path, 'utf8').replace('---\n', '---\ntitle: Monday 2 January 1660\n'));
         },
         'changed',
+        true,
       ],
       [
         'one topic',
@@ -132,6 +135,7 @@ describe('a rebuild over the output of an earlier build', () => {
           writeFileSync(path, readFileSync(path, 'utf8').replace('The diarist himself', 'The diarist, himself'));
         },
         'changed',
+        true,
       ],
       [
         'one category',
@@ -140,8 +144,18 @@ describe('a rebuild over the output of an earlier build', () => {
           writeFileSync(path, readFileSync(path, 'utf8').replace('title: Servants and companions', 'title: Servants'));
         },
         'changed',
+        false,
       ],
-      ['an entry removed', () => rmSync(join(content, 'entries/1660/1660-01-03.html')), 'made'],
+      [
+        "an entry's topics",
+        () => {
+          const path = join(content, 'entries/1660/1660-01-05.html');
+          writeFileSync(path, readFileSync(path, 'utf8').replace(/^topics: \[/m, 'topics: [1, '));
+        },
+        'changed',
+        true,
+      ],
+      ['an entry removed', () => rmSync(join(content, 'entries/1660/1660-01-03.html')), 'made', false],
       [
         'an entry added',
         () =>
@@ -150,15 +164,22 @@ describe('a rebuild over the output of an earlier build', () => {
             entryFile('1660-01-03', '', '<p>Written again.</p>'),
           ),
         'made',
+        false,
       ],
-      ['the entry edited once more', () => editText(content, 'entries/1660/1660-01-01.html', 'Again.'), 'changed'],
+      [
+        'the entry edited once more',
+        () => editText(content, 'entries/1660/1660-01-01.html', 'Again.'),
+        'changed',
+        true,
+      ],
     ];
-    for (const [what, edit, entriesIndex] of steps) {
+    for (const [what, edit, entriesIndex, patched] of steps) {
       edit();
       const report = await run(content, out);
       const now = await cold(content);
       expect(report.mode, what).toBe('rebuild');
       expect(report.entriesIndex, what).toBe(entriesIndex);
+      expect(report.patched, what).toBe(patched);
       expect(readTreeBytes(out), what).toEqual(now);
       // The output is the symlink to the generation that was written; the other is the old live one.
       const live = activeSlot(out);
@@ -299,6 +320,26 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
       ({ otherDir }) => appendFileSync(join(otherDir, 'api/v1/index.json'), 'x'),
     ],
     ['the other generation is gone', ({ otherDir }) => rmSync(otherDir, { recursive: true })],
+    // The record of what the live tree was made of, file by file (render/patch-basis.ts): without
+    // it, or with one that does not hold, a rebuild renders every file.
+    ['the sources file is missing', ({ liveDir }) => rmSync(join(liveDir, SOURCES_FILE))],
+    [
+      'the sources file was changed',
+      ({ liveDir }) => {
+        const path = join(liveDir, SOURCES_FILE);
+        // Another file's hash, of the same shape: only the manifest's hash of the record tells.
+        const text = readFileSync(path, 'utf8');
+        const other = /"entries\/1660\/1660-01-02.html":"([^"]*)"/.exec(text)?.[1] as string;
+        writeFileSync(path, text.replace(/("entries\/1660\/1660-01-01.html":)"[^"]*"/, `$1"${other}"`));
+      },
+    ],
+    [
+      'no sources file recorded (the manifest of an earlier version)',
+      ({ liveDir }) => {
+        const path = join(liveDir, MANIFEST_FILE);
+        writeFileSync(path, readFileSync(path, 'utf8').replace(/"sources":"[0-9a-f]{64}"/, '"sources":null'));
+      },
+    ],
     [
       'both manifests are missing',
       ({ liveDir, otherDir }) => {
@@ -320,8 +361,9 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
       if (what.includes('live') || what.startsWith('both')) expect(same.mode).not.toBe('unchanged');
       // And an edit after it.
       editText(t.content, 'entries/1661/1661-01-20.html', 'Three.');
-      await run(t.content, t.out);
+      const edited = await run(t.content, t.out);
       expect(readTreeBytes(t.out)).toEqual(await cold(t.content));
+      if (what.includes('sources')) expect(edited.patched).toBe(false);
     });
   }
 

@@ -98,7 +98,7 @@ export function buildModel(content: ParsedContent, problems: Problem[]): Model {
 }
 
 /** The dates of the entries (ascending by date) that mention each of `topics`. */
-function topicEntriesOf(entries: readonly Entry[], topics: readonly Topic[]): Map<number, IsoDate[]> {
+export function topicEntriesOf(entries: readonly Entry[], topics: readonly Topic[]): Map<number, IsoDate[]> {
   const out = new Map<number, IsoDate[]>(topics.map((t) => [t.id, []]));
   for (const e of entries) for (const id of e.topicIds) out.get(id)?.push(e.date);
   return out;

@@ -7,6 +7,7 @@
 // modification times: a file touched without a change is the same, one changed within the same
 // second is not.
 
+import * as nodeCrypto from 'node:crypto';
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
@@ -91,25 +92,64 @@ export function generatorFingerprint(): string {
   return generatorPrint;
 }
 
+/**
+ * The same inputs file by file, for a rebuild that renders only what the changed files change
+ * (render/patch-basis.ts): `setup`, a SHA-256 of the generator, the options and the listing's
+ * problems; `files`, each file's own SHA-256 by its label (a content path, site.yaml,
+ * categories.yaml). Two builds with the same setup whose files have the same hashes read the same
+ * bytes.
+ */
+export interface Sources {
+  setup: string;
+  files: Map<string, string>;
+}
+
+/**
+ * The SHA-256 of some bytes, base64url: one call where Node has crypto.hash (20.12 and later), a
+ * Hash object else (a hundred thousand files: ≈30 ms against ≈100 ms).
+ */
+const sha256: (bytes: Uint8Array) => string =
+  typeof nodeCrypto.hash === 'function'
+    ? (bytes) => nodeCrypto.hash('sha256', bytes, 'base64url')
+    : (bytes) => createHash('sha256').update(bytes).digest('base64url');
+
 /** The fingerprint of a build, fed in order: the site's file, the categories', the listing's problems, each record's file. */
 export interface InputsHash {
   file(label: string, input: Input): void;
   problems(problems: readonly Problem[]): void;
   digest(): string;
+  /** The inputs fed so far, file by file (see Sources). */
+  sources(): Sources;
 }
 
 /** A new fingerprint (see above), of the generator and the options; the content's files go in as they are read. */
 export function inputsHash(options: LoadOptions): InputsHash {
   const h = createHash('sha256');
-  h.update(`generator ${generatorFingerprint()}\n`);
-  h.update(`overrides ${JSON.stringify(options.overrides ?? {})}\n`);
-  h.update(`URL ${JSON.stringify(options.env?.URL ?? null)}\n`);
+  const setup = createHash('sha256');
+  const files = new Map<string, string>();
+  for (const line of [
+    `generator ${generatorFingerprint()}\n`,
+    `overrides ${JSON.stringify(options.overrides ?? {})}\n`,
+    `URL ${JSON.stringify(options.env?.URL ?? null)}\n`,
+  ]) {
+    h.update(line);
+    setup.update(line);
+  }
   return {
-    file: (label, input) => hashInput(h, label, input),
+    file(label, input) {
+      // The fingerprint is of the files' own hashes: each file's bytes are hashed once.
+      const digest = input.bytes !== null ? sha256(input.bytes) : `!${input.failure ?? 'absent'}`;
+      h.update(`\0${label}\0${digest}`);
+      files.set(label, digest);
+    },
     problems(problems) {
-      for (const p of problems) h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
+      for (const p of problems) {
+        h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
+        setup.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
+      }
     },
     digest: () => h.digest('hex'),
+    sources: () => ({ setup: setup.copy().digest('hex'), files }),
   };
 }
 

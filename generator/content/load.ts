@@ -8,7 +8,7 @@ import type { Model, SiteConfig } from '../core/model.ts';
 import { buildModel } from './build-model.ts';
 import { type ConfigOverrides, readSiteConfig, SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
-import { inputOf, inputsHash } from './fingerprint.ts';
+import { inputOf, inputsHash, type Sources } from './fingerprint.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
 import { type FileJob, type ParsedFile, parseContentFile } from './parse-file.ts';
@@ -78,6 +78,8 @@ export interface ContentState {
   categories: ParsedCategories;
   /** The fingerprint of the files as they were read (when asked: ReadOptions.fingerprint). */
   fingerprint: string | null;
+  /** The same, file by file (fingerprint.ts Sources), when asked. */
+  sources: Sources | null;
 }
 
 export function readCategories(
@@ -155,6 +157,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     parsed,
     categories,
     fingerprint: inputs?.digest() ?? null,
+    sources: inputs?.sources() ?? null,
   };
 }
 

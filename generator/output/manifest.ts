@@ -14,9 +14,15 @@
 import { createHash } from 'node:crypto';
 import { type Dirent, lstatSync, readdirSync, readFileSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import type { Sources } from '../content/fingerprint.ts';
 import { replaceFile } from './replace-file.ts';
 
 export const MANIFEST_FILE = '.pepys-manifest.json';
+/**
+ * What the tree was made of, file by file (a hash of each content file): the build's own record,
+ * like the manifest not one of the files it serves, read only by a rebuild (readSources).
+ */
+export const SOURCES_FILE = '.pepys-sources.json';
 const FORMAT = 1;
 
 /** A file as written: the hash of its bytes and what the disk says of it. */
@@ -45,6 +51,12 @@ export interface Manifest {
   files: Map<string, FileFacts>;
   /** What differs from the tree that was live before this one went live (null: a first build). */
   changes: Changes | null;
+  /**
+   * The SHA-256 of the tree's SOURCES_FILE, the same inputs file by file (content/fingerprint.ts
+   * Sources), for a rebuild that renders only what the changed files change
+   * (render/patch-basis.ts); null when there is none.
+   */
+  sources: string | null;
 }
 
 export function hashBytes(data: string | Uint8Array): string {
@@ -58,12 +70,22 @@ export function factsOf(hash: string, s: Pick<Stats, 'size' | 'ino' | 'mtimeMs'>
 
 type Row = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
 
-/** Writes the manifest into `dir` (a temporary file, then a rename: never half-written). */
-export function writeManifest(dir: string, m: Manifest): void {
+/**
+ * Writes the manifest into `dir` (a temporary file, then a rename: never half-written); given
+ * `sources`, the sources file first, its hash in the manifest (any earlier one is removed).
+ */
+export function writeManifest(dir: string, m: Omit<Manifest, 'sources'>, sources: Sources | null = null): void {
   const rows: Row[] = [...m.files]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, f]) => [path, f.hash, f.size, f.ino, f.mtimeMs]);
-  const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"generator":${JSON.stringify(m.generator)},"changes":${JSON.stringify(m.changes)},"files":[\n${rows
+  let sourcesHash: string | null = null;
+  if (sources === null) rmSync(join(dir, SOURCES_FILE), { force: true });
+  else {
+    const text = `${JSON.stringify({ setup: sources.setup, files: Object.fromEntries(sources.files) })}\n`;
+    replaceFile(dir, SOURCES_FILE, text);
+    sourcesHash = hashBytes(text);
+  }
+  const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"generator":${JSON.stringify(m.generator)},"changes":${JSON.stringify(m.changes)},"sources":${JSON.stringify(sourcesHash)},"files":[\n${rows
     .map((r) => JSON.stringify(r))
     .join(',\n')}\n]}\n`;
   replaceFile(dir, MANIFEST_FILE, body);
@@ -86,7 +108,7 @@ export function readManifest(dir: string): Manifest | null {
     return null;
   }
   if (raw === null || typeof raw !== 'object') return null;
-  const { format, inputs, generator, changes, files } = raw as Record<string, unknown>;
+  const { format, inputs, generator, changes, files, sources } = raw as Record<string, unknown>;
   if (format !== FORMAT || !(inputs === null || typeof inputs === 'string') || !Array.isArray(files)) return null;
   // Absent from the manifests of earlier versions: unknown.
   if (!(generator === undefined || generator === null || typeof generator === 'string')) return null;
@@ -113,12 +135,42 @@ export function readManifest(dir: string): Manifest | null {
     if (map.has(path)) return null;
     map.set(path, { hash, size, ino, mtimeMs });
   }
-  return { inputs, generator: generator ?? null, files: map, changes: c };
+  // Absent from the manifests of earlier versions: none.
+  const recorded = typeof sources === 'string' && sources.length === 64 ? sources : null;
+  return { inputs, generator: generator ?? null, files: map, changes: c, sources: recorded };
 }
 
 /**
+ * The sources file of the tree in `dir` whose manifest is `m`: null when the manifest records
+ * none, or the file is missing, of other bytes than the manifest's hash, or not of that shape.
+ */
+export function readSources(dir: string, m: Manifest): Sources | null {
+  if (m.sources === null) return null;
+  let raw: unknown;
+  try {
+    const bytes = readFileSync(join(dir, SOURCES_FILE));
+    if (hashBytes(bytes) !== m.sources) return null;
+    raw = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (raw === null || typeof raw !== 'object') return null;
+  const { setup, files } = raw as Record<string, unknown>;
+  if (typeof setup !== 'string' || files === null || typeof files !== 'object' || Array.isArray(files)) return null;
+  const map = new Map<string, string>();
+  for (const [label, hash] of Object.entries(files)) {
+    if (typeof hash !== 'string') return null;
+    map.set(label, hash);
+  }
+  return { setup, files: map };
+}
+
+/** The build's records in a tree: not among its files. */
+const RECORDS = new Set([MANIFEST_FILE, SOURCES_FILE]);
+
+/**
  * Calls `visit` with the `/`-separated path and the absolute path of every entry of the tree in
- * `dir` that is not a directory, the manifest but; stops, returning false, when it returns false.
+ * `dir` that is not a directory, the manifest and the sources file but; stops, returning false, when it returns false.
  * Throws what listing a directory throws.
  */
 function eachFile(dir: string, visit: (path: string, absolute: string, d: Dirent) => boolean): boolean {
@@ -127,7 +179,7 @@ function eachFile(dir: string, visit: (path: string, absolute: string, d: Dirent
   const walk = (rel: string): boolean => {
     for (const d of readdirSync(rel === '' ? dir : root + rel, { withFileTypes: true })) {
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (d.isDirectory() ? !walk(path) : path !== MANIFEST_FILE && !visit(path, root + path, d)) return false;
+      if (d.isDirectory() ? !walk(path) : !RECORDS.has(path) && !visit(path, root + path, d)) return false;
     }
     return true;
   };

@@ -22,7 +22,7 @@
 
 import { accessSync, constants, lstatSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { generatorFingerprint } from '../content/fingerprint.ts';
+import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
 import type { OutputFile } from '../render/render-site.ts';
@@ -38,6 +38,7 @@ import {
   hashBytes,
   type Manifest,
   readManifest,
+  readSources,
   removeManifest,
   writeManifest,
 } from './manifest.ts';
@@ -66,8 +67,18 @@ export interface Rebuild {
    * with those bytes' hash, else null (what a rebuild may reuse of the last build: build.ts).
    */
   readLive(path: string): Uint8Array | null;
-  /** Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown). */
-  commit(inputs?: string | null): Promise<RebuildStats>;
+  /**
+   * What the live tree was made of, file by file (its manifest's sources), when its manifest
+   * holds and this very generator made it; else null.
+   */
+  liveSources(): Sources | null;
+  /**
+   * Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
+   * and `sources`, the same file by file. Given `keepLive`, every file of the live tree not added
+   * is kept as it is there (a rebuild that rendered only what changed: render/patch-basis.ts);
+   * else every file not added goes.
+   */
+  commit(inputs?: string | null, sources?: Sources | null, keepLive?: boolean): Promise<RebuildStats>;
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
   abandon(): Promise<void>;
 }
@@ -170,6 +181,9 @@ export function beginRebuild(outDir: string): Rebuild | null {
       }
       return hashBytes(bytes) === listed.hash ? bytes : null;
     },
+    liveSources() {
+      return live?.generator === generatorFingerprint() ? readSources(liveDir, live) : null;
+    },
     add(path, body) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       seen.add(path);
@@ -182,8 +196,23 @@ export function beginRebuild(outDir: string): Rebuild | null {
       files.set(path, facts(path, hash));
       written.push(path);
     },
-    async commit(inputs = null) {
+    async commit(inputs = null, sources = null, keepLive = false) {
       if (!open) throw new Error(`${dir} is no longer being written`);
+      if (keepLive) {
+        if (live === null) throw new Error(`${liveDir} has no manifest that holds: its files cannot be kept`);
+        // The tree written is the live one's or one rebuild behind it: only the files of that
+        // rebuild differ, copied here (read back and checked against the live manifest's hash).
+        for (const [path, f] of live.files) {
+          if (seen.has(path)) continue;
+          if (before.get(path)?.hash === f.hash) {
+            seen.add(path);
+            continue;
+          }
+          const bytes = readFileSync(join(liveDir, path));
+          if (hashBytes(bytes) !== f.hash) throw new Error(`${join(liveDir, path)} changed while the site was rebuilt`);
+          rebuild.add(path, bytes);
+        }
+      }
       open = false;
       let deleted = 0;
       for (const path of before.keys()) {
@@ -205,7 +234,7 @@ export function beginRebuild(outDir: string): Rebuild | null {
         const f = files.get(SITE_INDEX_FILE) as FileFacts;
         files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
       }
-      writeManifest(dir, { inputs, generator: generatorFingerprint(), files, changes });
+      writeManifest(dir, { inputs, generator: generatorFingerprint(), files, changes }, sources);
       let bytes = 0;
       for (const f of files.values()) bytes += f.size;
       const stats = { files: files.size, bytes, written: written.length, deleted, changes };
@@ -213,7 +242,8 @@ export function beginRebuild(outDir: string): Rebuild | null {
         // Nothing differs from the live tree: it stays live; this one is now its equal. Its
         // manifest records the inputs too, so the next build need not do this again.
         // The same bytes as this generator's: its files are this generator's too.
-        if (live.inputs !== inputs) writeManifest(liveDir, { ...live, inputs, generator: generatorFingerprint() });
+        if (live.inputs !== inputs)
+          writeManifest(liveDir, { ...live, inputs, generator: generatorFingerprint() }, sources);
         return { ...stats, removed: Promise.resolve() };
       }
       // The output may have changed while the site was built: it must still be the writer's own.

@@ -21,7 +21,7 @@
 import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { generatorFingerprint } from '../content/fingerprint.ts';
+import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import type { OutputFile } from '../render/render-site.ts';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
@@ -223,9 +223,10 @@ export interface StagedSite {
   add(path: string, body: OutputFile['body']): void;
   /**
    * Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically);
-   * its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown).
+   * its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
+   * and `sources`, the same file by file.
    */
-  commit(inputs?: string | null): Promise<WriteStats & { removed: Promise<void> }>;
+  commit(inputs?: string | null, sources?: Sources | null): Promise<WriteStats & { removed: Promise<void> }>;
   /** Stops writing and removes the staging tree: the output is left as it was. */
   abandon(): Promise<void>;
 }
@@ -332,7 +333,7 @@ export function beginSite(outDir: string): StagedSite {
       words[(at >> 2) + 1] = b;
       advance((8 + p + b + 3) & ~3);
     },
-    async commit(inputs = null) {
+    async commit(inputs = null, sources = null) {
       let stats: WriteStats;
       try {
         if (!open) throw new Error(`${next} is no longer being written`);
@@ -348,12 +349,16 @@ export function beginSite(outDir: string): StagedSite {
         for (const [path, f] of localFacts) files.set(path, f);
         // What differs from the live tree, when its manifest holds (what a mirror fetches).
         const live = liveManifest(outDir);
-        writeManifest(next, {
-          inputs,
-          generator: generatorFingerprint(),
-          files,
-          changes: live === null ? null : changesBetween(live.files, files),
-        });
+        writeManifest(
+          next,
+          {
+            inputs,
+            generator: generatorFingerprint(),
+            files,
+            changes: live === null ? null : changesBetween(live.files, files),
+          },
+          sources,
+        );
       } catch (err) {
         await worker.terminate();
         rmSync(next, { recursive: true, force: true });

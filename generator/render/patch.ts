@@ -32,6 +32,7 @@ import { openApiFile } from './openapi.ts';
 import {
   entryDetailBody,
   entryFragment,
+  type FragmentList,
   type Fragments,
   type OutputFile,
   packFiles,
@@ -42,11 +43,19 @@ import {
 } from './render-site.ts';
 import { changeSearchIndex, entryIndexFiles, type SiteSearchIndex, topicIndexFiles } from './search-index.ts';
 
-/** A valid model, the list items it was rendered with, and its search index when kept. */
+/**
+ * A valid model, the list items it was rendered with (held, as the watch mode keeps them, or
+ * rendered as they are asked for), and its search index when kept.
+ */
 export interface RenderedSite {
   model: Model;
-  fragments: Fragments;
+  fragments: Readonly<Record<keyof Fragments, FragmentList>>;
   search?: SiteSearchIndex;
+}
+
+/** A list of items as an array of its own. */
+function copyOf(list: FragmentList): string[] {
+  return Array.isArray(list) ? [...list] : Array.from({ length: list.length }, (_, i) => list.at(i) as string);
 }
 
 /** Records replaced in place: the same date or id, the same position in their list. */
@@ -80,8 +89,10 @@ export function patchSite(
   // hold them (render-memo.ts compares by identity first).
   const entries = edits.entries.length > 0 ? [...old.entries] : old.entries;
   const topics = edits.topics.length > 0 ? [...old.topics] : old.topics;
-  const entryFragments = [...prev.fragments.entries];
-  const topicFragments = [...prev.fragments.topics];
+  // Copied only for a collection whose records are edited (an item may change); another's are
+  // the last render's, which may be rendered as they are asked for (render/patch-basis.ts).
+  const entryEdited = edits.entries.length > 0 ? copyOf(prev.fragments.entries) : null;
+  const topicEdited = edits.topics.length > 0 ? copyOf(prev.fragments.topics) : null;
   let topicEntries = old.topicEntries;
   const files: OutputFile[] = [];
   /** Positions whose list item changed, by list. */
@@ -102,21 +113,23 @@ export function patchSite(
       retold.add(id);
     }
     const fragment = entryFragment(o, entry);
-    if (fragment !== entryFragments[position]) {
-      entryFragments[position] = fragment;
+    if (entryEdited !== null && fragment !== entryEdited[position]) {
+      entryEdited[position] = fragment;
       entryItems.push(position);
     }
   }
   for (const { position, topic } of edits.topics) {
     topics[position] = topic;
     const fragment = topicFragment(o, topic);
-    if (fragment !== topicFragments[position]) {
-      topicFragments[position] = fragment;
+    if (topicEdited !== null && fragment !== topicEdited[position]) {
+      topicEdited[position] = fragment;
       topicItems.push(position);
     }
   }
   const model: Model = { ...old, entries, topics, topicEntries };
-  const fragments: Fragments = {
+  const entryFragments = entryEdited ?? prev.fragments.entries;
+  const topicFragments = topicEdited ?? prev.fragments.topics;
+  const fragments: RenderedSite['fragments'] = {
     entries: entryFragments,
     categories: prev.fragments.categories,
     topics: topicFragments,

@@ -96,14 +96,14 @@ export function topicFragment(o: Origins, t: Topic): string {
 /** Page `page` of the list under `dir` that holds `slice` of `fragments`. */
 export function pageOf(
   listURL: string,
-  fragments: readonly string[],
+  fragments: FragmentList,
   pageSize: number,
   slice: ListSlice,
   dir: string,
   page: number,
 ): TextFile {
   const plan = pagePlan(slice, pageSize, page);
-  return { path: pageFile(dir, page), body: renderPage(listURL, (i) => fragments[i] as string, pageSize, plan) };
+  return { path: pageFile(dir, page), body: renderPage(listURL, (i) => fragments.at(i) as string, pageSize, plan) };
 }
 
 /**

@@ -8,16 +8,17 @@
 
 import { detailFile, SITE_INDEX_FILE, searchDocsFile, searchShardFile } from '../core/files.ts';
 import { unpacking } from '../core/packs.ts';
+import type { SearchCollection } from '../core/search/documents.ts';
 import { isIndexOf, parseSearchDocs } from '../core/search/index-file.ts';
 import { decodeShard } from '../core/search/postings.ts';
-import { parseSiteIndex } from '../core/site-index.ts';
+import { parseSiteIndex, type SiteIndex } from '../core/site-index.ts';
 import type { EntryDetail } from '../core/types.ts';
-import type { EntriesBasis, EntryText } from './search-index.ts';
+import type { CollectionIndex, EntriesBasis, EntryText } from './search-index.ts';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Bytes as text, or null when they are not UTF-8. */
-function textOf(bytes: Uint8Array | null): string | null {
+export function textOf(bytes: Uint8Array | null): string | null {
   if (bytes === null) return null;
   try {
     return decoder.decode(bytes);
@@ -26,33 +27,68 @@ function textOf(bytes: Uint8Array | null): string | null {
   }
 }
 
-/** The entries' basis of the tree `read` reads (see above), or null. */
-export function entriesBasis(read: (path: string) => Uint8Array | null): EntriesBasis | null {
-  // Each file once: the details of a pack's records all come out of one read.
+/** A reader that reads each file once: the details of a pack's records all come out of one read. */
+export function readingOnce(read: (path: string) => Uint8Array | null): (path: string) => Uint8Array | null {
   const kept = new Map<string, Uint8Array | null>();
-  const readOnce = (path: string): Uint8Array | null => {
+  return (path) => {
     if (!kept.has(path)) kept.set(path, read(path));
     return kept.get(path) ?? null;
   };
-  const siteText = textOf(readOnce(SITE_INDEX_FILE));
-  const site = siteText === null ? null : parseSiteIndex(siteText);
-  if (site === null || !site.ok) return null;
-  const dates = site.value.entryDates;
-  const docsText = textOf(readOnce(searchDocsFile('entries')));
+}
+
+/** The site index of the tree `read` reads, or null. */
+export function liveSiteIndex(read: (path: string) => Uint8Array | null): SiteIndex | null {
+  const text = textOf(read(SITE_INDEX_FILE));
+  const site = text === null ? null : parseSiteIndex(text);
+  return site === null || !site.ok ? null : site.value;
+}
+
+/** A collection's index as the tree `read` reads holds it, when it is of `count` records; else null. */
+function collectionIndexOf(
+  read: (path: string) => Uint8Array | null,
+  collection: SearchCollection,
+  count: number,
+): CollectionIndex | null {
+  const steps = collectionIndexSteps(read, collection, count);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** The same, a shard at a time: undefined after each (a caller may let its event loop turn there). */
+export function* collectionIndexSteps(
+  read: (path: string) => Uint8Array | null,
+  collection: SearchCollection,
+  count: number,
+): Generator<undefined, CollectionIndex | null> {
+  const docsText = textOf(read(searchDocsFile(collection)));
   const docs = docsText === null ? null : parseSearchDocs(docsText);
   if (docs === null || !docs.ok) return null;
-  if (!isIndexOf(docs.value, 'entries', dates.length)) return null;
-  const { shards, count, lengths } = docs.value;
+  if (!isIndexOf(docs.value, collection, count)) return null;
+  const { shards, lengths } = docs.value;
   const postings = new Map<string, string>();
   const shardWords: string[][] = [];
   for (let shard = 0; shard < shards; shard++) {
-    const text = textOf(readOnce(searchShardFile('entries', shard)));
+    const text = textOf(read(searchShardFile(collection, shard)));
     const lines = text === null ? null : decodeShard(text);
     if (lines === null) return null;
     shardWords.push(lines.map(([word]) => word));
     for (const [word, packed] of lines) postings.set(word, packed);
+    yield;
   }
-  const details = unpacking(readOnce, site.value);
+  return { collection, shards, count: docs.value.count, lengths, postings, shardWords };
+}
+
+/** The entries' basis of the tree `read` reads (see above), or null. */
+export function entriesBasis(read: (path: string) => Uint8Array | null): EntriesBasis | null {
+  const readOnce = readingOnce(read);
+  const site = liveSiteIndex(readOnce);
+  if (site === null) return null;
+  const dates = site.entryDates;
+  const index = collectionIndexOf(readOnce, 'entries', dates.length);
+  if (index === null) return null;
+  const details = unpacking(readOnce, site);
   const entries: EntryText[] = [];
   for (const date of dates) {
     const text = textOf(details(detailFile('entries', date)) as Uint8Array | null);
@@ -73,5 +109,5 @@ export function entriesBasis(read: (path: string) => Uint8Array | null): Entries
       return null;
     entries.push({ date, title, entryHTML, footnotesHTML });
   }
-  return { entries, index: { collection: 'entries', shards, count, lengths, postings, shardWords } };
+  return { entries, index };
 }

@@ -7,7 +7,7 @@ import { detailFile, SITE_INDEX_FILE } from '../../generator/core/files.ts';
 import { packCount, packFile, packOf, unpack, unpacking } from '../../generator/core/packs.ts';
 import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import type { Collection } from '../../generator/core/types.ts';
-import { MANIFEST_FILE } from '../../generator/output/manifest.ts';
+import { MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
 
 /**
  * A file's body as a string to compare: text as it is, the bytes of a binary file (the downloads:
@@ -28,7 +28,7 @@ export function readTreeBytes(dir: string): Map<string, Buffer> {
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) walk(path);
       // The build's record of the tree (inodes and times): not part of what it serves.
-      else if (path !== MANIFEST_FILE) out.set(path, readFileSync(join(dir, path)));
+      else if (path !== MANIFEST_FILE && path !== SOURCES_FILE) out.set(path, readFileSync(join(dir, path)));
     }
   };
   walk('');
