@@ -144,8 +144,9 @@ export function inputsHash(options: LoadOptions): InputsHash {
     },
     problems(problems) {
       for (const p of problems) {
-        h.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
-        setup.update(`\0problem\0${p.file}:${p.line}: ${p.message}`);
+        const line = `\0problem\0${p.file}:${p.line}: ${p.message}`;
+        h.update(line);
+        setup.update(line);
       }
     },
     digest: () => h.digest('hex'),

@@ -201,15 +201,15 @@ export function beginRebuild(outDir: string): Rebuild | null {
       if (keepLive) {
         if (live === null) throw new Error(`${liveDir} has no manifest that holds: its files cannot be kept`);
         // The tree written is the live one's or one rebuild behind it: only the files of that
-        // rebuild differ, copied here (read back and checked against the live manifest's hash).
+        // rebuild differ, copied here (read back as readLive reads them: as the live manifest says).
         for (const [path, f] of live.files) {
           if (seen.has(path)) continue;
           if (before.get(path)?.hash === f.hash) {
             seen.add(path);
             continue;
           }
-          const bytes = readFileSync(join(liveDir, path));
-          if (hashBytes(bytes) !== f.hash) throw new Error(`${join(liveDir, path)} changed while the site was rebuilt`);
+          const bytes = rebuild.readLive(path);
+          if (bytes === null) throw new Error(`${join(liveDir, path)} changed while the site was rebuilt`);
           rebuild.add(path, bytes);
         }
       }

@@ -22,19 +22,19 @@ import { topicEntriesOf } from '../content/build-model.ts';
 import type { Sources } from '../content/fingerprint.ts';
 import type { ContentState } from '../content/load.ts';
 import { detailFile } from '../core/files.ts';
-import { resultFragment } from '../core/json.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
 import { unpacking } from '../core/packs.ts';
 import { lowerBound } from '../core/ranges.ts';
-import { categoryItem, type Origins, originsOf } from '../core/records.ts';
+import { type Origins, originsOf } from '../core/records.ts';
 import type { SearchCollection } from '../core/search/documents.ts';
 import { shardCount } from '../core/search/postings.ts';
 import type { EntryDetail, TopicDetail } from '../core/types.ts';
 import { categoryApiURL, topicApiURL } from '../core/urls.ts';
 import type { RecordEdits, RenderedSite } from './patch.ts';
-import { entryDetailBody, entryFragment, topicDetailBody, topicFragment } from './render-site.ts';
+import { categoryFragment, entryDetailBody, entryFragment, topicDetailBody, topicFragment } from './render-site.ts';
 import { collectionIndexSteps, liveSiteIndex, readingOnce, textOf } from './search-basis.ts';
 import type { CollectionIndex } from './search-index.ts';
+import { runToEnd } from './steps.ts';
 
 /** The content files whose bytes differ from the last build's, or null when more than those differ. */
 function changedFiles(now: Sources | null, was: Sources | null): string[] | null {
@@ -141,7 +141,7 @@ function* renderedAll<R>(records: readonly R[], render: (r: R) => string): Gener
 function* fragmentsOf(o: Origins, model: Model): Generator<undefined, RenderedSite['fragments']> {
   return {
     entries: yield* renderedAll(model.entries, (e) => entryFragment(o, e)),
-    categories: yield* renderedAll(model.categories, (c) => resultFragment(categoryItem(o, model, c))),
+    categories: yield* renderedAll(model.categories, (c) => categoryFragment(o, model, c)),
     topics: {
       length: model.topics.length,
       at: (i) => {
@@ -169,11 +169,7 @@ export function patchBasis(
   live: Sources | null,
   read: (path: string) => Uint8Array | null,
 ): PatchBasis | null {
-  const steps = patchBasisSteps(state, model, live, read);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runToEnd(patchBasisSteps(state, model, live, read));
 }
 
 /**

@@ -88,6 +88,11 @@ export function entryFragment(o: Origins, e: Entry): string {
   return resultFragment(entryItem(o, e));
 }
 
+/** A category's item in a list page, rendered as a result fragment (it reads the category's place in the tree). */
+export function categoryFragment(o: Origins, m: Model, c: Category): string {
+  return resultFragment(categoryItem(o, m, c));
+}
+
 /** A topic's item in a list page, rendered as a result fragment. */
 export function topicFragment(o: Origins, t: Topic): string {
   return resultFragment(topicItem(o, t));
@@ -221,7 +226,7 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   ];
   const categoryItems = cacheOf<string>(memo, 'category-items');
   const categoryFragments = model.categories.map((c) =>
-    categoryItems(c.slug, c, related(c.slug), () => resultFragment(categoryItem(o, model, c))),
+    categoryItems(c.slug, c, related(c.slug), () => categoryFragment(o, model, c)),
   );
   const categoryDetails = cacheOf<string>(memo, 'category-details');
   yield* packFiles(

@@ -14,6 +14,7 @@ import { decodeShard } from '../core/search/postings.ts';
 import { parseSiteIndex, type SiteIndex } from '../core/site-index.ts';
 import type { EntryDetail } from '../core/types.ts';
 import type { CollectionIndex, EntriesBasis, EntryText } from './search-index.ts';
+import { runToEnd } from './steps.ts';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -49,11 +50,7 @@ function collectionIndexOf(
   collection: SearchCollection,
   count: number,
 ): CollectionIndex | null {
-  const steps = collectionIndexSteps(read, collection, count);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runToEnd(collectionIndexSteps(read, collection, count));
 }
 
 /** The same, a shard at a time: undefined after each (a caller may let its event loop turn there). */

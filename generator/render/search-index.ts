@@ -27,6 +27,7 @@ import {
   writtenPostings,
 } from '../core/search/postings.ts';
 import { eachWrittenRun, runTerms } from '../core/search/tokenize.ts';
+import { runToEnd } from './steps.ts';
 
 interface WordPostings {
   writer: PostingsWriter;
@@ -69,11 +70,7 @@ export function collectionIndex(
   count: number,
   fields: (doc: number) => Fields,
 ): CollectionIndex {
-  const steps = collectionIndexSteps(collection, count, fields);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runToEnd(collectionIndexSteps(collection, count, fields));
 }
 
 /**
