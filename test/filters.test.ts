@@ -143,6 +143,22 @@ describe('record filters', () => {
     expect((await get('/api/v1/topics?category=&kind=')).text).toBe((await get('/api/v1/topics')).text);
   });
 
+  it('reads a topic id in the filter as the path reads it: leading zeros, however many, are nothing', async () => {
+    const [id] = [...model.topicEntries].sort((a, b) => b[1].length - a[1].length)[0] as [number, string[]];
+    const plain = await get(`/api/v1/entries?topic=${id}`);
+    expect(plain.status).toBe(200);
+    for (const zeros of [1, 3, 14, 20, 40]) {
+      const padded = `${'0'.repeat(zeros)}${id}`;
+      expect((await get(`/api/v1/entries?topic=${padded}`)).text, padded).toBe(plain.text);
+      expect((await get(`/api/v1/topics/${padded}`)).status, padded).toBe(200);
+    }
+    // Past any id a topic can have: no such topic, in the filter as in the path.
+    for (const big of ['9007199254740993', '123456789012345678901234567890']) {
+      expect((await get(`/api/v1/entries?topic=${big}`)).status, big).toBe(404);
+      expect((await get(`/api/v1/topics/${big}`)).status, big).toBe(404);
+    }
+  });
+
   it('answers bad values with the contract errors, naming the parameter', async () => {
     const cases: Array<[string, number, RegExp]> = [
       ['/api/v1/entries?topic=abc', 400, /"topic" parameter/],

@@ -207,7 +207,8 @@ describe('property: the router', () => {
   it('routes exactly the contract’s paths (model: the table of API.md)', () => {
     const slug = /^[-a-zA-Z0-9_]+$/;
     const model = (path: string): string => {
-      if (path === '/api/v1' || path === '/api/v1/' || path === '/api/v1.json') return 'root';
+      if (path === '/api/v1' || path === '/api/v1/' || path === '/api/v1.json' || path === '/api/v1/.json')
+        return 'root';
       if (!path.startsWith('/api/v1/')) return 'unknown';
       const rest = path.slice(8).replace(/\.json$/, '');
       if (rest === 'schema') return 'schema';

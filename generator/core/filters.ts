@@ -18,6 +18,7 @@ import { readFiles } from './read-files.ts';
 import { topicItemOf } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
+import { topicIdOfKey, topicKey } from './topic-id.ts';
 import { type Collection, TOPIC_KINDS, type TopicDetail, type TopicKind } from './types.ts';
 import { collectionURL } from './urls.ts';
 
@@ -29,7 +30,6 @@ export interface RecordFilters {
   category?: string;
 }
 
-const DIGITS = /^[0-9]+$/;
 const DAY = /^(\d{2})-(\d{2})$/;
 const SLUG = /^[-a-zA-Z0-9_]+$/;
 /** Days of each month in a leap year: `day` names a calendar day of any year. */
@@ -47,10 +47,11 @@ export function recordFilters(collection: Collection, q: ListQuery, site: SiteIn
   const filters: RecordFilters = {};
   if (collection === 'entries') {
     if (q.topic !== undefined && q.topic !== '') {
-      if (!DIGITS.test(q.topic) || q.topic.length > 15)
-        return fail(invalid('topic', q.topic, 'a topic id. Expected a whole number, such as 1'));
-      const id = Number(q.topic);
-      if (!site.topicIds.has(id)) return fail(noRecord('Topic'));
+      // Read as the path `/api/v1/topics/<id>` reads it (topic-id.ts): `0012` is 12.
+      const key = topicKey(q.topic);
+      if (key === null) return fail(invalid('topic', q.topic, 'a topic id. Expected a whole number, such as 1'));
+      const id = topicIdOfKey(key);
+      if (id === null || !site.topicIds.has(id)) return fail(noRecord('Topic'));
       filters.topic = id;
     }
     if (q.day !== undefined && q.day !== '') {

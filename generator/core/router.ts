@@ -6,6 +6,7 @@
 
 import { isIsoDate } from './dates.ts';
 import { DOWNLOAD_TYPES } from './files.ts';
+import { topicKey } from './topic-id.ts';
 import type { Collection } from './types.ts';
 
 export type Route =
@@ -23,11 +24,12 @@ export type Route =
 const COLLECTIONS: ReadonlySet<string> = new Set<Collection>(['entries', 'categories', 'topics']);
 // Key shapes of the reference service's URL patterns: Django's slug and int converters.
 const SLUG = /^[-a-zA-Z0-9_]+$/;
-const INTEGER = /^[0-9]+$/;
 const UNKNOWN: Route = { kind: 'unknown' };
 
 export function route(pathname: string): Route {
-  if (pathname === '/api/v1' || pathname === '/api/v1/' || pathname === '/api/v1.json') return { kind: 'root' };
+  // `/api/v1/.json`: the `/api/v1/` spelling with the format suffix, which every other path takes.
+  if (pathname === '/api/v1' || pathname === '/api/v1/' || pathname === '/api/v1.json' || pathname === '/api/v1/.json')
+    return { kind: 'root' };
   if (!pathname.startsWith('/api/v1/')) return UNKNOWN;
   let rest = pathname.slice('/api/v1/'.length);
   if (rest === 'feeds/atom') return { kind: 'feed', format: 'atom' };
@@ -50,8 +52,10 @@ export function route(pathname: string): Route {
       return isIsoDate(key) ? { kind: 'detail', collection: c, key } : UNKNOWN;
     case 'categories':
       return SLUG.test(key) ? { kind: 'detail', collection: c, key } : UNKNOWN;
-    case 'topics':
-      // Like the int converter, `007` names topic 7.
-      return INTEGER.test(key) ? { kind: 'detail', collection: c, key: key.replace(/^0+(?=\d)/, '') } : UNKNOWN;
+    case 'topics': {
+      // Like the int converter, `007` names topic 7 (the `topic` filter reads ids the same way).
+      const id = topicKey(key);
+      return id === null ? UNKNOWN : { kind: 'detail', collection: c, key: id };
+    }
   }
 }
