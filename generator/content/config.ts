@@ -46,6 +46,11 @@ export function parseOrigin(text: string): string | Error {
     return new Error(`${JSON.stringify(text)} is not an http(s) URL`);
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '')
     return new Error(`${JSON.stringify(text)} must be an origin, with no path`);
+  // An origin has none, and links would silently drop them: refused, the password never echoed.
+  if (url.username !== '' || url.password !== '') {
+    const shown = `${url.protocol}//${url.username}${url.password === '' ? '' : ':…'}@${url.host}`;
+    return new Error(`${JSON.stringify(shown)} must be an origin, with no user name or password`);
+  }
   return url.origin;
 }
 
