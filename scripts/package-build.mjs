@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 for (const script of [
+  'generator/content/read-regular.mjs',
   'generator/content/read-worker.mjs',
   'generator/output/write-worker.mjs',
   'generator/render/database-worker.mjs',

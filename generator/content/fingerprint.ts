@@ -9,14 +9,15 @@
 
 import * as nodeCrypto from 'node:crypto';
 import { createHash, type Hash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
 import type { LoadOptions } from './load.ts';
 import type { Problem } from './problems.ts';
-import type { ReadOutcome } from './read-file.ts';
+import { MAX_FILE_BYTES, type ReadOutcome } from './read-file.ts';
+import { readRegular } from './read-regular.mjs';
 
 const CATEGORIES_FILE = 'categories.yaml';
 /** The packages whose code makes output bytes (package.json's dependencies). */
@@ -28,14 +29,16 @@ export interface Input {
   failure?: string;
 }
 
-/** A file read now: its bytes, absent, or the code of what stopped it. */
+/**
+ * A file read now: its bytes, absent, or what stopped it. Read as the build reads content
+ * (read-regular.mjs): a FIFO or a device in its place is a failure, never waited on nor read.
+ */
 function readInput(path: string): Input {
-  try {
-    return { bytes: readFileSync(path) };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    return code === 'ENOENT' ? { bytes: null } : { bytes: null, failure: `unreadable ${code}` };
-  }
+  const read = readRegular(path, MAX_FILE_BYTES);
+  if (read.bytes !== null) return { bytes: read.bytes };
+  if (read.stats !== null) return { bytes: null, failure: read.stats.isFile() ? 'too large' : 'not a regular file' };
+  const code = (read.error as NodeJS.ErrnoException | null)?.code ?? String(read.error);
+  return code === 'ENOENT' ? { bytes: null } : { bytes: null, failure: `unreadable ${code}` };
 }
 
 /** A labelled file into a hash: the same framing for the generator's files and the content's. */

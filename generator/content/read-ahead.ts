@@ -11,7 +11,6 @@
 // few tens of milliseconds to start), this thread reads files itself and says how far it got
 // (CLAIMED), so that the other starts after them; a batch that overlaps them is skipped over.
 
-import { constants } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { MAX_FILE_BYTES, outcomeOfRead, type ReadOutcome, readContentFile, type StatFacts } from './read-file.ts';
 
@@ -36,9 +35,8 @@ export interface ReadAhead {
 export function startReadAhead(contentDir: string, files: readonly string[]): ReadAhead {
   const control = new Int32Array(new SharedArrayBuffer(12));
   const { port1, port2 } = new MessageChannel();
-  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
   const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), {
-    workerData: { dir: contentDir, files, maxBytes: MAX_FILE_BYTES, flags, port: port2, control: control.buffer },
+    workerData: { dir: contentDir, files, maxBytes: MAX_FILE_BYTES, port: port2, control: control.buffer },
     transferList: [port2],
   });
   // A thread that fails leaves the rest of the files to this one (see next()).

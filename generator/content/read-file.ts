@@ -1,24 +1,16 @@
 // Reading one content file without ever throwing: whatever is wrong with it (unreadable, not
 // UTF-8, a dangling or looping symbolic link, a directory, FIFO, socket or device where a file
 // should be) becomes a problem located at the file, and a file that vanished between listing
-// and reading is simply gone. A FIFO is never waited on: the file is opened non-blocking and
-// checked before anything is read from it.
+// and reading is simply gone. Only a regular file is ever opened, and no more of it read than
+// its size (read-regular.mjs: the rule every reader of content shares): a FIFO is never waited
+// on, a device never read.
 
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readlinkSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../core/result.ts';
 import { isLink, outsideLinksAllowed, outsideProblem, outsideTarget } from './links.ts';
 import type { Problem } from './problems.ts';
+import { readRegular } from './read-regular.mjs';
 
 interface FileText {
   text: string;
@@ -34,9 +26,6 @@ type ReadFailure = { gone: true } | { gone: false; signature: string; problem: P
 /** Text of a file, or why there is none. */
 export type ReadOutcome = Result<FileText, ReadFailure>;
 
-// O_NONBLOCK: opening a FIFO that no one writes to returns at once instead of waiting for a
-// writer (it is then refused by its type). Windows has no such flag and no FIFOs to fear.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /** A content file is a few KiB; one past this is not read (a video saved under a wrong name, say). */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -194,7 +183,7 @@ export function decodeUtf8(bytes: Uint8Array, file: string): Result<string, Prob
   }
 }
 
-/** The failure for a path that could not be opened. */
+/** The failure for a path that could not be read (its stat, opening or reading it failed). */
 function openFailure(path: string, file: string, err: unknown): ReadFailure {
   const code = errorCode(err);
   const problem = (message: string): ReadFailure => ({
@@ -235,48 +224,26 @@ export function readContentFile(contentDir: string, file: string): ReadOutcome {
     if (target !== null)
       return fail({ gone: false, signature: signatureAt(path) ?? '', problem: outsideProblem(file, target) });
   }
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (err) {
-    return fail(openFailure(path, file, err));
-  }
-  try {
-    const stats = fstatSync(fd);
-    const signature = readSignature(stats);
-    if (!stats.isFile()) {
-      return fail({
-        gone: false,
-        signature,
-        problem: { file, line: 0, message: `is ${kindOf(stats)}, not a regular file` },
-      });
-    }
-    if (stats.size > MAX_FILE_BYTES) {
-      const size = `${(stats.size / 1048576).toFixed(0)} MiB`;
-      return fail({
-        gone: false,
-        signature,
-        problem: {
-          file,
-          line: 0,
-          message: `is ${size}, more than a content file can be (${MAX_FILE_BYTES / 1048576} MiB)`,
-        },
-      });
-    }
-    const bytes = readFileSync(fd);
-    const text = decodeUtf8(bytes, file);
-    return text.ok ? ok({ text: text.value, bytes, signature }) : fail({ gone: false, signature, problem: text.error });
-  } catch (err) {
+  // Only a regular file is opened, and no more of it read than its size (read-regular.mjs).
+  const read = readRegular(path, MAX_FILE_BYTES);
+  if (read.bytes !== null) return outcomeOfRead(file, read.stats, read.readAt, read.bytes);
+  if (read.stats === null) return fail(openFailure(path, file, read.error));
+  const signature = readSignature(read.stats);
+  if (!read.stats.isFile()) {
     return fail({
       gone: false,
-      signature: signatureAt(path) ?? '',
-      problem: { file, line: 0, message: `cannot be read: ${describeError(err)}` },
+      signature,
+      problem: { file, line: 0, message: `is ${kindOf(read.stats)}, not a regular file` },
     });
-  } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // Nothing was lost: the file was only read.
-    }
   }
+  const size = `${(read.stats.size / 1048576).toFixed(0)} MiB`;
+  return fail({
+    gone: false,
+    signature,
+    problem: {
+      file,
+      line: 0,
+      message: `is ${size}, more than a content file can be (${MAX_FILE_BYTES / 1048576} MiB)`,
+    },
+  });
 }

@@ -2,8 +2,8 @@
 // opening and reading ~13,000 files overlaps parsing them. Plain JavaScript, so that it starts in
 // a few milliseconds under any Node (Node 20 gives worker threads no module hooks).
 //
-// It reads the files in the order given, as read-file.ts readContentFile does (opened
-// non-blocking, checked to be a regular file of at most maxBytes, read whole), and sends them in
+// It reads the files in the order given, as read-file.ts readContentFile does (read-regular.mjs:
+// only a regular file of at most maxBytes, no more than its size), and sends them in
 // batches through `port`: for each file its stats, the time it was read and its bytes (one buffer
 // per batch, transferred), or null for anything else (an error, not a regular file, too large),
 // which the main thread then reads itself, to report exactly what readContentFile reports.
@@ -11,9 +11,9 @@
 // is too far ahead, and starts each batch after the files the main thread has read itself (it
 // reads the first few while this thread starts), sending the index of its first file.
 
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workerData } from 'node:worker_threads';
+import { readRegular } from './read-regular.mjs';
 
 const SENT = 0;
 const TAKEN = 1;
@@ -23,32 +23,16 @@ const AHEAD = 8;
 const BATCH_FILES = 64;
 const BATCH_BYTES = 1024 * 1024;
 
-const { dir, files, maxBytes, flags, port } = workerData;
+const { dir, files, maxBytes, port } = workerData;
 const control = new Int32Array(workerData.control);
 
 /** The file's facts and bytes, or null for the main thread to read. */
 function readOne(file) {
-  let fd;
-  try {
-    fd = openSync(join(dir, file), flags);
-  } catch {
-    return null;
-  }
-  try {
-    const s = fstatSync(fd);
-    const readAt = Date.now();
-    if (!s.isFile() || s.size > maxBytes) return null;
-    const facts = { dev: s.dev, ino: s.ino, mode: s.mode, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
-    return { facts, readAt, bytes: readFileSync(fd) };
-  } catch {
-    return null;
-  } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // Only read.
-    }
-  }
+  const read = readRegular(join(dir, file), maxBytes);
+  if (read.bytes === null) return null;
+  const s = read.stats;
+  const facts = { dev: s.dev, ino: s.ino, mode: s.mode, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
+  return { facts, readAt: read.readAt, bytes: read.bytes };
 }
 
 let sent = 0;
