@@ -6,10 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import type { BuildReport } from '../build.ts';
 import { loadSiteConfig, placeholderOrigin } from '../content/config.ts';
+import { printable } from '../content/problems.ts';
 import { lockOutput } from '../output/lock.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { stderrColours as c } from './colour.ts';
-import { exitOnUncaught, exitWith } from './exit.ts';
+import { exitOnUncaught, exitWith, writeErrorSync } from './exit.ts';
 import { importApart } from './import-apart.ts';
 import {
   CONFIG_HELP,
@@ -94,6 +95,22 @@ function warnOfPlaceholder(): void {
 // Until the new output is in place, a failure leaves the old one as it was, and says so.
 const failure: { kept?: string } = { kept: outDir };
 exitOnUncaught(failure);
+// A build stopped by a signal (Ctrl-C, a CI's timeout) ends as a failed one: the output as it
+// was, the lock released (by the exit, which a signal's default action skips, leaving a lock
+// whose pid may later be another process's), status 128 + the signal's number. The watch mode
+// has its own.
+if (!values.watch) {
+  for (const [signal, number] of [
+    ['SIGINT', 2],
+    ['SIGTERM', 15],
+  ] as const) {
+    process.on(signal, () => {
+      const kept = failure.kept === undefined ? '' : `; ${failure.kept} was left as it was`;
+      writeErrorSync(printable(`error: stopped by ${signal}${kept}\n`));
+      process.exit(128 + number);
+    });
+  }
+}
 try {
   // Refused paths first, before the build's modules load: a wrong --out is told at once.
   prepareOutput(contentDir, outDir);
