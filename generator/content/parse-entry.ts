@@ -4,6 +4,7 @@ import { dateProblem, parseIsoDate } from '../core/calendar.ts';
 import { isIsoDate } from '../core/dates.ts';
 import type { Entry, SiteConfig } from '../core/model.ts';
 import { entryTitle, hasTitleShape } from '../core/titles.ts';
+import { refuseCharacters } from './characters.ts';
 import { topicLinks } from './derive.ts';
 import {
   asMapping,
@@ -108,6 +109,8 @@ export function parseEntryFile(
   }
 
   const body = text.slice(closeAtEnd + 5);
+  // The HTML and the footnotes: what the feeds and the downloads carry (characters.ts).
+  refuseCharacters(body, file, lineAt(text, closeAtEnd + 5), problems);
   const marker =
     body.startsWith(`${FOOTNOTES_MARKER}\n`) || body === FOOTNOTES_MARKER ? 0 : body.indexOf(`\n${FOOTNOTES_MARKER}`);
   const entryHTML = marker === -1 ? body : body.slice(0, marker);

@@ -6,6 +6,8 @@
 
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
+import { refuseCharacters, refuseEscapedCharacters } from './characters.ts';
+import { asMapping } from './fields.ts';
 import type { Problem } from './problems.ts';
 import { NO_FAST_PATH, parseSimpleYaml, parseSimpleYamlList } from './yaml-fast.ts';
 
@@ -15,8 +17,20 @@ function yaml(): typeof Yaml {
   return yamlPackage;
 }
 
-/** Parses YAML text; on a syntax error records it (with its line) and returns undefined. */
+/**
+ * Parses YAML text; on a syntax error records it (with its line) and returns undefined. A
+ * character content may not hold (characters.ts), in the text or written as an escape, is a
+ * problem at its line too, whichever parser read the text.
+ */
 export function parseYaml(text: string, file: string, firstLine: number, problems: Problem[]): unknown {
+  const refused = refuseCharacters(text, file, firstLine, problems);
+  const data = parseYamlText(text, file, firstLine, problems);
+  const mapping = refused ? null : asMapping(data);
+  if (mapping !== null) refuseEscapedCharacters({ file, text, firstLine, data: mapping, problems });
+  return data;
+}
+
+function parseYamlText(text: string, file: string, firstLine: number, problems: Problem[]): unknown {
   // The simple YAML that content files use is parsed in a few µs; anything else, and every
   // error, goes to the yaml package (test/yaml-fast.test.ts holds the two to the same answers).
   const fast = parseSimpleYaml(text);
@@ -59,6 +73,22 @@ function located(err: Yaml.YAMLParseError, file: string, firstLine: number): Pro
  * whose problems are located item by item). On a syntax error records it and returns undefined.
  */
 export function parseYamlList(
+  text: string,
+  file: string,
+  problems: Problem[],
+): { data: unknown; itemLines: number[] } | undefined {
+  const refused = refuseCharacters(text, file, 1, problems);
+  const parsed = parseYamlListText(text, file, problems);
+  if (!refused && parsed !== undefined && Array.isArray(parsed.data))
+    parsed.data.forEach((item, i) => {
+      const mapping = asMapping(item);
+      const baseLine = parsed.itemLines[i] ?? 1;
+      if (mapping !== null) refuseEscapedCharacters({ file, text, firstLine: 1, baseLine, data: mapping, problems });
+    });
+  return parsed;
+}
+
+function parseYamlListText(
   text: string,
   file: string,
   problems: Problem[],
