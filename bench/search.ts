@@ -24,6 +24,7 @@ import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { searchIndexFiles } from '../generator/render/search-index.ts';
 import { coldBuild } from './cold.ts';
 import { median } from './measure.ts';
+import { ENTRY_QUERIES, TOPIC_QUERIES } from './search-queries.ts';
 import { benchPlace, CORPUS_HELP, corpusOption, prepareWorkload, sizeOf } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,22 +47,7 @@ const { values } = parseCommand('npm run bench:search', USAGE, {
 const runs = wholeNumber('runs', values.runs as string);
 const { work, trash, log } = benchPlace(repo, values.corpus as string);
 
-/** The mixed set: rare and common words, phrases with stop words, or, exclusions, relevance, later pages. */
-const QUERIES = [
-  'search=plague',
-  'search=lute+or+theorbo',
-  'search=%22and+so+to+bed%22',
-  'search=%22and+so+to+bed%22&page=5',
-  'search=king+-queen',
-  'search=fire&ordering=relevance',
-  'search=the',
-  'search=the&page=20',
-  'search=wife+dinner&start=1665-01-01&end=1665-12-31',
-  'search=theorbo',
-  'search=%22my+lord%22+sandwich&ordering=relevance&page=2',
-  'search=musique+or+music+-church',
-];
-const TOPIC_QUERIES = ['search=plague', 'search=king&ordering=relevance', 'search=street+or+lane&page=2'];
+const QUERIES = ENTRY_QUERIES;
 
 const workload = await prepareWorkload(repo, values.corpus as string, work, 1, trash);
 const out = join(work, 'search-out');

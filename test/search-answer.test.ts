@@ -3,9 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../generator/content/config.ts';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
+import { SITE_INDEX_FILE, searchShardFile } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import type { Entry, Model, Topic } from '../generator/core/model.ts';
+import { encodePostings, shardCount, shardOf } from '../generator/core/search/postings.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 
@@ -157,6 +158,39 @@ describe('search answers', () => {
     expect((await get('/api/v1/entries?search=lute%01')).status).toBe(400);
     expect((await get('/api/v1/entries?search=lute&ordering=date')).json.detail).toMatch(/^Invalid "ordering"/);
     expect((await get('/api/v1/entries?search=lute&start=1660-13-01')).json.detail).toMatch(/^Invalid "start"/);
+  });
+
+  it('answers 503 "damaged" when postings point past the documents, are empty or past 2³¹', async () => {
+    const shards = shardCount('entries', entries.length);
+    const shardFile = searchShardFile('entries', shardOf('lute', shards));
+    const shard = new TextDecoder().decode(files.get(shardFile));
+    const withLute = (postings: string) => {
+      const damaged = shard.replace(/(^|\n)lute\t[^\n]*/, `$1lute\t${postings}`);
+      expect(damaged).not.toBe(shard);
+      return (file: string) => (file === shardFile ? new TextEncoder().encode(damaged) : (files.get(file) ?? null));
+    };
+    const damage = [
+      // The 61st document of 60, and one far past it.
+      encodePostings([[60, [0]]]),
+      encodePostings([
+        [3, [2]],
+        [5000, [1]],
+      ]),
+      // A line with no postings.
+      '',
+      // A position past 2³¹ - 1 (read into 32 bits, it was a small or negative number).
+      encodePostings([[3, [2 ** 31 + 2]]]),
+      // A position past the document's last word.
+      encodePostings([[3, [9999]]]),
+    ];
+    for (const postings of damage) {
+      const r = await get('/api/v1/entries?search=lute', withLute(postings));
+      expect(r.status).toBe(503);
+      expect(r.json.detail).toMatch(/^The built site's search index is incomplete: .* damaged/);
+      expect(r.json.detail).toContain(shardFile);
+    }
+    // The same postings written as the build writes them: found.
+    expect((await get('/api/v1/entries?search=lute', withLute(encodePostings([[3, [2]]])))).json.totalResults).toBe(1);
   });
 
   it('answers 503, not a crash, when the index is missing', async () => {

@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import { type ApiError, methodNotAllowed, REASON_PHRASES } from '../core/errors.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, handle, splitTarget } from '../core/handler.ts';
 import { compression } from './compress.ts';
+import { asksSearch, oneAtATime } from './search-turns.ts';
 import { siteLoader } from './site.ts';
 
 export interface ServerOptions {
@@ -76,6 +77,8 @@ export function createApiServer(options: ServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const site = siteLoader(options.publicDir);
   const coder = options.compress === false ? undefined : compression;
+  // Searches one at a time, other requests served between two (search-turns.ts).
+  const searchTurn = oneAtATime();
 
   const answer = async (request: ApiRequest): Promise<ApiResponse> => {
     const loaded = site.current();
@@ -109,7 +112,7 @@ export function createApiServer(options: ServerOptions): Server {
         return headerValue(headers, name);
       },
     };
-    const r = await answer(request);
+    const r = asksSearch(request.query) ? await searchTurn(() => answer(request)) : await answer(request);
     // Kept only when it surely came from the generation looked up first (no retry, no swap seen).
     const now = site.current();
     if (keyed && r.status < 500 && loaded.ok && now.ok && now.value === loaded.value)

@@ -18,10 +18,10 @@ import type { SiteIndex } from '../site-index.ts';
 import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
 import { collectionURL } from '../urls.ts';
 import { entryFields, type Fields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
-import { searchWithPlaces } from './engine.ts';
+import { fitsDocuments, MAX_SEARCH_WORK, searchWithPlaces, searchWork } from './engine.ts';
 import { isIndexOf, parseSearchDocs, type SearchDocs } from './index-file.ts';
-import { decodePostings, findInShard, type Postings, shardCount, shardOf } from './postings.ts';
-import { type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
+import { decodePostings, lineInShard, type Postings, shardCount, shardOf } from './postings.ts';
+import { invalidSearch, type Ordering, parseOrdering, parseSearch, type SearchQuery } from './query.ts';
 import { type KeptField, keptField, snippet as snippetOf } from './snippet.ts';
 
 const decoder = new TextDecoder();
@@ -35,6 +35,12 @@ function incomplete(file: string, why: string): Answer {
     status: 503,
     detail: `The built site's search index is incomplete: ${file} is ${why}. Build and publish it again.`,
   });
+}
+
+function tooMuchWork(work: number): ApiError {
+  return invalidSearch(
+    `its words are too common to search together (${work} postings to visit; a search may visit at most ${MAX_SEARCH_WORK}). Leave out some of its commonest words or phrases.`,
+  );
 }
 
 // Parsed forms of files, by the bytes a ReadFile gave: a runtime that keeps a file's bytes (the
@@ -89,7 +95,9 @@ async function readPostings(
       }
       let postings = shard.postings.get(word);
       if (postings === undefined) {
-        postings = decodePostings(findInShard(shard.text, word)) ?? undefined;
+        // A word the shard does not hold has no postings; a line of it with none is damage.
+        const line = lineInShard(shard.text, word);
+        postings = (line === null ? NO_POSTINGS : line === '' ? null : decodePostings(line)) ?? undefined;
         if (postings !== undefined) shard.postings.set(word, postings);
       }
       return { word, file, postings: postings ?? null };
@@ -101,6 +109,8 @@ async function readPostings(
   }
   return { ok: true, value: found };
 }
+
+const NO_POSTINGS = decodePostings('') as Postings;
 
 function queryWords(query: SearchQuery): string[] {
   return [...new Set(query.clauses.flat().flatMap((term) => term.words))];
@@ -163,7 +173,9 @@ export function searchAnswer(
   records: RecordFilters = {},
 ): Answer {
   const dates =
-    collection === 'entries' ? entryFilters(q, site.period.start) : { ok: true as const, value: {} as LinkFilters };
+    collection === 'entries'
+      ? entryFilters(q, site.calendar, site.period.start)
+      : { ok: true as const, value: {} as LinkFilters };
   if (!dates.ok) return errorAnswer(dates.error);
   const parsed = parseSearch(q.search ?? '');
   if (!parsed.ok) return errorAnswer(parsed.error);
@@ -201,6 +213,13 @@ async function runSearch(
   if (!isIndexOf(docs.value, collection, keys.length))
     return incomplete(searchDocsFile(collection), 'not of this build');
   const stats = { count: docs.value.count, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
+  for (const [word, list] of postings.value)
+    if (!fitsDocuments(list, stats))
+      return incomplete(searchShardFile(collection, shardOf(word, shards)), 'damaged (postings past its documents)');
+  // A bound on the work, not on the time: the same query on the same index is always answered
+  // the same way (docs/search.md).
+  const work = searchWork(query, stats.count, postings.value);
+  if (work > MAX_SEARCH_WORK) return errorAnswer(tooMuchWork(work));
   const found = searchWithPlaces(query, stats, postings.value, ordering);
   let matches = found.docs;
   if (collection === 'entries') {

@@ -2,7 +2,7 @@
 // relevance (BM25F: the title weighs more than the text, the text more than the notes; ties in
 // the list's order). Pure: the caller has read the postings of every word the query names.
 
-import { indexIn, type Positions, type Postings, postingsOf } from './postings.ts';
+import { type Positions, type Postings, postingsOf } from './postings.ts';
 import type { Ordering, SearchQuery, Term } from './query.ts';
 
 /** Every document has three fields (title, text, notes), numbered as one sequence of positions. */
@@ -32,6 +32,28 @@ function fieldStarts(lengths: ArrayLike<number>, doc: number): number[] {
 }
 
 const NONE: Postings = postingsOf([]);
+
+// Postings found to fit their statistics, by those statistics' lengths (checked once a word).
+const fitting = new WeakMap<Postings, DocumentStats['lengths']>();
+
+/**
+ * Whether postings fit the statistics of their index: every document one of its `count`, and no
+ * position past its document's last word (a document's positions ascend: its last is read). Postings
+ * that do not are damage: a query would answer with records that do not hold its words.
+ */
+export function fitsDocuments(postings: Postings, stats: Pick<DocumentStats, 'count' | 'lengths'>): boolean {
+  if (fitting.get(postings) === stats.lengths) return true;
+  const { docs, at, positions, size } = postings;
+  if (size > 0 && (docs[size - 1] as number) >= stats.count) return false;
+  for (let i = 0; i < size; i++) {
+    const doc = docs[i] as number;
+    const last = FIELD_COUNT - 1;
+    const end = (fieldStarts(stats.lengths, doc)[last] as number) + (stats.lengths[doc * FIELD_COUNT + last] as number);
+    if ((positions[(at[i + 1] as number) - 1] as number) >= end) return false;
+  }
+  fitting.set(postings, stats.lengths);
+  return true;
+}
 
 /** A word's documents, as an array (a clause's candidates). */
 const docsOf = (p: Postings): number[] => Array.from(p.docs);
@@ -89,7 +111,13 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
       let all = start >= 0;
       for (let o = 0; o < others.length && all; o++) {
         const other = others[o] as (typeof others)[number];
-        all = indexIn(other.list.positions, start + other.k, from[o] as number, to[o] as number) !== -1;
+        // The starts ascend, so each other word's place only moves on: from where it was, in leaps
+        // (a word as common as the driver is found a step or two on, a rarer one by halving).
+        const { positions } = other.list;
+        const want = start + other.k;
+        const at = gallop(positions, want, from[o] as number, to[o] as number);
+        from[o] = at;
+        all = at < (to[o] as number) && positions[at] === want;
       }
       if (all) starts.push(start);
     }
@@ -118,6 +146,41 @@ function averageLength(stats: DocumentStats, weightedLength: (doc: number) => nu
     averages.set(key, average);
   }
   return average;
+}
+
+/**
+ * The most work a search may ask of the index (searchWork): past it, a search is refused
+ * (core/search/answer.ts: 400), never cut short, so that what it answers never depends on the
+ * time it took. Far above what searches of a few words ask on the whole diary (`the`: 3,401;
+ * `"and so to bed"`: 24,620; `"of the"`: 45,768; the 32 commonest words, with `or` or without:
+ * 89,872, 2–5 ms of CPU warm); below what 8 phrases of two of the commonest words ask (376,000:
+ * 17 ms warm, where the Cloudflare free plan allows 10 ms) or a phrase of the 32 commonest
+ * (303,622: each occurrence of its rarest word may be looked up in 31 other lists).
+ */
+export const MAX_SEARCH_WORK = 200_000;
+
+/**
+ * The work a query asks of the engine, in postings visited, from the sizes of its words' postings
+ * alone (not from what was found or kept before: the same query on the same index always counts
+ * the same): a word, its documents (gathered, asked for by the other clauses, scored); a phrase,
+ * the documents of each of its words (walked alongside one another) and, for each occurrence of
+ * its rarest word, each other word looked up; a query of exclusions only, every document asked
+ * about every term.
+ */
+export function searchWork(query: SearchQuery, count: number, postings: ReadonlyMap<string, Postings>): number {
+  let work = 0;
+  let terms = 0;
+  let positive = false;
+  for (const clause of query.clauses) {
+    if (!clause.some((term) => term.negated)) positive = true;
+    for (const term of clause) {
+      terms++;
+      const lists = term.words.map((w) => postings.get(w) ?? NONE);
+      for (const list of lists) work += list.size;
+      if (lists.length > 1) work += (lists.length - 1) * Math.min(...lists.map((list) => list.occurrences));
+    }
+  }
+  return positive ? work : work + count * terms;
 }
 
 const K1 = 1.2;
@@ -150,7 +213,6 @@ export function searchWithPlaces(
   postings: ReadonlyMap<string, Postings>,
   ordering: Ordering,
 ): Found {
-  const { count } = stats;
   const occurrences = new Map<Term, Postings>();
   const firstAt = (doc: number): number[] => {
     const starts = fieldStarts(stats.lengths, doc);
@@ -159,18 +221,63 @@ export function searchWithPlaces(
       if (term.negated) continue;
       const i = found.indexOf(doc);
       if (i === -1) continue;
+      // The first position in each field, by a binary search of the field's start: the positions
+      // are ascending (a term in every document of a long text has thousands).
       const { positions } = found;
-      for (let k = found.at[i] as number, end = found.at[i + 1] as number; k < end; k++) {
+      const end = found.at[i + 1] as number;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const k = firstFrom(positions, starts[f] as number, found.at[i] as number, end);
+        if (k === end) break;
         const p = positions[k] as number;
-        let f = FIELD_COUNT - 1;
-        while (f > 0 && p < (starts[f] as number)) f--;
+        if (f < FIELD_COUNT - 1 && p >= (starts[f + 1] as number)) continue;
         const at = p - (starts[f] as number);
         if (first[f] === -1 || at < (first[f] as number)) first[f] = at;
       }
     }
     return first;
   };
-  return { docs: matching(query, stats, postings, ordering, occurrences, count), firstAt };
+  return { docs: matching(query, stats, postings, ordering, occurrences), firstAt };
+}
+
+/** The first index in [lo, hi) of `sorted` (ascending) whose value is at least `value` (hi: none). */
+function firstFrom(sorted: Int32Array, value: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * firstFrom, for a value likely near `lo`: leaps of 1, 2, 4… from it, then halving within the last
+ * (a phrase's words walked alongside one another).
+ */
+function gallop(sorted: Int32Array, value: number, lo: number, hi: number): number {
+  if (lo >= hi || (sorted[lo] as number) >= value) return lo;
+  let step = 1;
+  let below = lo;
+  while (below + step < hi && (sorted[below + step] as number) < value) {
+    below += step;
+    step *= 2;
+  }
+  return firstFrom(sorted, value, below + 1, Math.min(hi, below + step + 1));
+}
+
+/** The documents of any of some postings, ascending. */
+function union(found: readonly Postings[], count: number): number[] {
+  if (found.length === 1) return docsOf(found[0] as Postings);
+  // Marks, not a set: a clause of 32 common words names each document 32 times.
+  const seen = new Uint8Array(count);
+  const docs: number[] = [];
+  for (const list of found)
+    for (let i = 0; i < list.size; i++) {
+      const doc = list.docs[i] as number;
+      if (seen[doc] === 1) continue;
+      seen[doc] = 1;
+      docs.push(doc);
+    }
+  return docs.sort((a, b) => a - b);
 }
 
 function matching(
@@ -179,8 +286,8 @@ function matching(
   postings: ReadonlyMap<string, Postings>,
   ordering: Ordering,
   occurrences: Map<Term, Postings>,
-  count: number,
 ): number[] {
+  const { count } = stats;
   if (query.clauses.length === 0) return [];
   for (const clause of query.clauses)
     for (const term of clause) occurrences.set(term, phraseStarts(term.words, postings));
@@ -195,8 +302,7 @@ function matching(
     const size = found.reduce((n, docs) => n + docs.size, 0);
     if (candidates !== null && size >= candidates.length) continue;
     // One term's documents are already in ascending order (the postings' order).
-    candidates =
-      found.length === 1 ? docsOf(found[0] as Postings) : [...new Set(found.flatMap(docsOf))].sort((a, b) => a - b);
+    candidates = union(found, count);
     chosen = clause;
   }
   // The candidates hold the clause they come from: only the others are asked.
@@ -208,37 +314,78 @@ function matching(
   const matches =
     candidates === null ? Array.from({ length: count }, (_, doc) => doc).filter(holds) : candidates.filter(holds);
   if (ordering === 'natural' || matches.length < 2) return matches;
+  const score = relevance(
+    stats,
+    matches,
+    [...occurrences].filter(([term]) => !term.negated).map(([, p]) => p),
+  );
+  return matches.sort((a, b) => (score[b] as number) - (score[a] as number) || a - b);
+}
 
-  const positive = [...occurrences].filter(([term]) => !term.negated);
+/**
+ * Each matching document's BM25F score, by document number. Term after term, each over its own
+ * documents (not each match asking every term for itself), and a term's weighted frequency in a
+ * document from how many of its positions fall in each field, found by a binary search of the
+ * fields' starts, not by reading each position: a query of 32 common words read 600,000 positions
+ * of the diary for its order. Same scores to the bit: a document's terms are added in the query's
+ * order as before, and the weights (4, 1, 0.5) are dyadic, so w0·n0 + w1·n1 + w2·n2 is the sum of
+ * each position's weight, exactly.
+ */
+function relevance(stats: DocumentStats, matches: readonly number[], positive: readonly Postings[]): Float64Array {
+  const { count, lengths, weights } = stats;
   const weightedLength = (doc: number): number => {
     let n = 0;
-    for (let f = 0; f < FIELD_COUNT; f++)
-      n += (stats.weights[f] as number) * (stats.lengths[doc * FIELD_COUNT + f] as number);
+    for (let f = 0; f < FIELD_COUNT; f++) n += (weights[f] as number) * (lengths[doc * FIELD_COUNT + f] as number);
     return n;
   };
   const average = averageLength(stats, weightedLength);
-  // By document number, for the sort to read without a lookup.
-  const score = new Float64Array(count);
+  const isMatch = new Uint8Array(count);
+  // By document number: each match's norm.
+  const norm = new Float64Array(count);
   for (const doc of matches) {
-    const starts = fieldStarts(stats.lengths, doc);
-    const norm = K1 * (1 - B + (B * weightedLength(doc)) / average);
-    let s = 0;
-    for (const [, found] of positive) {
-      const i = found.indexOf(doc);
-      if (i === -1) continue;
-      const { positions } = found;
-      let tf = 0;
-      for (let k = found.at[i] as number, end = found.at[i + 1] as number; k < end; k++) {
-        const p = positions[k] as number;
-        let f = FIELD_COUNT - 1;
-        while (f > 0 && p < (starts[f] as number)) f--;
-        tf += stats.weights[f] as number;
-      }
-      const df = found.size;
-      const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
-      s += (idf * tf * (K1 + 1)) / (tf + norm);
-    }
-    score[doc] = s;
+    isMatch[doc] = 1;
+    norm[doc] = K1 * (1 - B + (B * weightedLength(doc)) / average);
   }
-  return matches.sort((a, b) => (score[b] as number) - (score[a] as number) || a - b);
+  const score = new Float64Array(count);
+  for (const found of positive) {
+    const df = found.size;
+    const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
+    const { docs } = found;
+    const tfs = frequencies(found, stats);
+    for (let i = 0; i < df; i++) {
+      const doc = docs[i] as number;
+      if (isMatch[doc] !== 1) continue;
+      const tf = tfs[i] as number;
+      score[doc] = (score[doc] as number) + (idf * tf * (K1 + 1)) / (tf + (norm[doc] as number));
+    }
+  }
+  return score;
+}
+
+// A word's weighted frequency in each of its documents, by its postings (kept while they are, for
+// the statistics they were counted with: a warm query of common words reads no position again).
+const frequenciesKept = new WeakMap<Postings, { stats: DocumentStats['lengths']; tf: Float64Array }>();
+
+/**
+ * The weighted frequency of a term in each document of its postings: how many of its positions fall
+ * in each field (found by a binary search of the fields' starts, not by reading each position),
+ * times the field's weight. The weights (4, 1, 0.5) are dyadic, so w0·n0 + w1·n1 + w2·n2 is the sum
+ * of each position's weight to the bit.
+ */
+function frequencies(found: Postings, stats: DocumentStats): Float64Array {
+  const kept = frequenciesKept.get(found);
+  if (kept !== undefined && kept.stats === stats.lengths) return kept.tf;
+  const { docs, at, positions, size } = found;
+  const [w0, w1, w2] = stats.weights as [number, number, number];
+  const tf = new Float64Array(size);
+  for (let i = 0; i < size; i++) {
+    const starts = fieldStarts(stats.lengths, docs[i] as number);
+    const from = at[i] as number;
+    const end = at[i + 1] as number;
+    const inSecond = firstFrom(positions, starts[1] as number, from, end);
+    const inThird = firstFrom(positions, starts[2] as number, inSecond, end);
+    tf[i] = w0 * (inSecond - from) + w1 * (inThird - inSecond) + w2 * (end - inThird);
+  }
+  frequenciesKept.set(found, { stats: stats.lengths, tf });
+  return tf;
 }

@@ -227,7 +227,12 @@ const GAP = 0;
 const COUNT = 1;
 const POSITION = 2;
 
-/** The postings of encodePostings's text; null when the text is not such a one. */
+const INT32_MAX = 0x7fffffff;
+
+/**
+ * The postings of encodePostings's text; null when the text is not such a one, or names a document
+ * or a position past 2³¹ - 1.
+ */
 export function decodePostings(text: string): Postings | null {
   // Every number takes a character at least: the text's length bounds the documents and positions.
   const docs = new Int32Array(text.length);
@@ -257,6 +262,8 @@ export function decodePostings(text: string): Postings | null {
     pending = false;
     if (state === GAP) {
       doc += Math.floor(x / 2) + 1;
+      // Past what the typed arrays hold (no index has 2³¹ documents or words): damage.
+      if (doc > INT32_MAX) return null;
       docs[d] = doc;
       at[d++] = k;
       p = -1;
@@ -268,6 +275,7 @@ export function decodePostings(text: string): Postings | null {
       state = POSITION;
     } else {
       p += x + 1;
+      if (p > INT32_MAX) return null;
       positions[k++] = p;
       if (--left === 0) state = GAP;
     }
@@ -389,9 +397,17 @@ export function decodeShard(text: string): Array<[string, string]> | null {
 
 /** The encoded postings of one word of a shard's text, or '' when the shard does not hold it. */
 export function findInShard(shard: string, term: string): string {
+  return lineInShard(shard, term) ?? '';
+}
+
+/**
+ * The encoded postings of one word of a shard's text, or null when the shard does not hold it (a
+ * line of the word with nothing after its tab, '', is not of encodeShard: damage).
+ */
+export function lineInShard(shard: string, term: string): string | null {
   const key = `${term}\t`;
   const at = shard.startsWith(key) ? 0 : shard.indexOf(`\n${key}`);
-  if (at === -1) return '';
+  if (at === -1) return null;
   const start = (at === 0 && shard.startsWith(key) ? 0 : at + 1) + key.length;
   const end = shard.indexOf('\n', start);
   return shard.slice(start, end === -1 ? shard.length : end);

@@ -21,7 +21,7 @@ export interface SearchQuery {
 export const MAX_SEARCH_LENGTH = 500;
 export const MAX_SEARCH_TERMS = 32;
 
-function invalidSearch(reason: string): ApiError {
+export function invalidSearch(reason: string): ApiError {
   return { status: 400, detail: `Invalid "search" parameter: ${reason}` };
 }
 
