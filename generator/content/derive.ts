@@ -9,40 +9,79 @@ import { DEFAULT_WEB_URLS } from '../core/urls.ts';
 /**
  * The ids of the topics an HTML text links to, with the offset of each link: the path of the topic
  * template (`/encyclopedia/{id}/` by default) on one of `origins` or on none (a relative link).
+ * An origin is matched as the reference service matches pepysdiary.com: by http or https (or
+ * none: `//host/`), with or without `www.`.
  */
 export function topicLinks(
   html: string,
   origins: readonly string[],
   topicTemplate: string = DEFAULT_WEB_URLS.topic,
 ): Array<{ id: number; at: number }> {
-  const links = linkPattern(origins, topicTemplate);
+  const links = patternsFor(origins, topicTemplate).links;
   const found: Array<{ id: number; at: number }> = [];
   for (const m of html.matchAll(links)) found.push({ id: Number(m[2]), at: m.index });
   return found;
 }
 
-// Made once for a site, not for each of its entries (matchAll works on a copy).
-let lastPattern: { key: string; pattern: RegExp } | null = null;
+/**
+ * The text with each link to a topic's page in its old form, `<origin>/p/<id>.php` on one of
+ * `origins` (matched as topicLinks matches them), rewritten to the topic template's path on the
+ * same origin as written (`http://pepysdiary.com/p/12.php` → `http://pepysdiary.com/encyclopedia/12/`),
+ * as the reference service rewrites them. Every other byte is kept; a text without one is
+ * returned as it is.
+ */
+export function rewriteOldTopicLinks(
+  html: string,
+  origins: readonly string[],
+  topicTemplate: string = DEFAULT_WEB_URLS.topic,
+): string {
+  if (!html.includes('/p/')) return html;
+  const { old, path } = patternsFor(origins, topicTemplate);
+  return html.replace(
+    old,
+    (_, before: string, _quote: string, id: string, after: string) => `${before}${path(id)}${after}`,
+  );
+}
+
+interface Patterns {
+  /** A link to a topic's page: group 2 is its id. */
+  links: RegExp;
+  /** A link in the old form: groups 1 and 4 are what comes before and after its path, 3 the id. */
+  old: RegExp;
+  /** The template's path for an id. */
+  path: (id: string) => string;
+}
+
+// Made once for a site, not for each of its entries (matchAll and replace work on a copy).
+let lastPatterns: { key: string; patterns: Patterns } | null = null;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function linkPattern(origins: readonly string[], topicTemplate: string): RegExp {
+/** An origin as links write it: any scheme of the web or none, `www.` or not, its port if it has one. */
+function originPattern(origin: string): string {
+  const url = new URL(origin);
+  const host = url.hostname.replace(/^www\./i, '');
+  return `(?:https?:)?//(?:www\\.)?${escapeRegExp(host)}${url.port === '' ? '' : `:${url.port}`}`;
+}
+
+function patternsFor(origins: readonly string[], topicTemplate: string): Patterns {
   const key = `${topicTemplate} ${origins.join(' ')}`;
-  if (lastPattern?.key !== key) {
+  if (lastPatterns?.key !== key) {
     // The template begins with {site} and names {id} once (content/config.ts); a final slash may be left out.
-    const path = topicTemplate
-      .slice('{site}'.length)
-      .split('{id}')
-      .map(escapeRegExp)
-      .join('([0-9]{1,9})')
-      .replace(/\/$/, '/?');
-    const pattern = new RegExp(
-      `\\bhref\\s*=\\s*(["'])(?:${origins.map(escapeRegExp).join('|')})?${path}(?:[?#][^"']*)?\\1`,
-      'gi',
-    );
-    lastPattern = { key, pattern };
+    const template = topicTemplate.slice('{site}'.length);
+    const path = template.split('{id}').map(escapeRegExp).join('([0-9]{1,9})').replace(/\/$/, '/?');
+    const on = origins.length === 0 ? '(?!)' : origins.map(originPattern).join('|');
+    const end = `(?:[?#][^"']*)?\\1`;
+    lastPatterns = {
+      key,
+      patterns: {
+        links: new RegExp(`\\bhref\\s*=\\s*(["'])(?:${on})?${path}${end}`, 'gi'),
+        old: new RegExp(`(\\bhref\\s*=\\s*(["'])(?:${on}))/p/([0-9]{1,9})\\.php((?:[?#][^"']*)?\\2)`, 'gi'),
+        path: (id) => template.replace('{id}', id),
+      },
+    };
   }
-  return lastPattern.pattern;
+  return lastPatterns.patterns;
 }
 
 /**

@@ -5,7 +5,7 @@ import { isIsoDate } from '../core/dates.ts';
 import type { Entry, SiteConfig } from '../core/model.ts';
 import { entryTitle, hasTitleShape } from '../core/titles.ts';
 import { refuseCharacters } from './characters.ts';
-import { topicLinks } from './derive.ts';
+import { rewriteOldTopicLinks, topicLinks } from './derive.ts';
 import {
   asMapping,
   count,
@@ -108,9 +108,14 @@ export function parseEntryFile(
     }
   }
 
-  const body = text.slice(closeAtEnd + 5);
+  // Lines counted in the whole file: the body starts after the front matter's closing line.
+  const bodyLine = lineAt(text, closeAtEnd + 5);
+  const written = text.slice(closeAtEnd + 5);
   // The HTML and the footnotes: what the feeds and the downloads carry (characters.ts).
-  refuseCharacters(body, file, lineAt(text, closeAtEnd + 5), problems);
+  refuseCharacters(written, file, bodyLine, problems);
+  // Links to topics' pages in their old form become the template's, as the reference rewrites them.
+  const origins = [config.siteOrigin, ...config.linkOrigins];
+  const body = rewriteOldTopicLinks(written, origins, config.webURLs.topic);
   const marker =
     body.startsWith(`${FOOTNOTES_MARKER}\n`) || body === FOOTNOTES_MARKER ? 0 : body.indexOf(`\n${FOOTNOTES_MARKER}`);
   const entryHTML = marker === -1 ? body : body.slice(0, marker);
@@ -126,13 +131,10 @@ export function parseEntryFile(
     lastModifiedTime: timestamp(src, 'lastModifiedTime', config.lastModifiedTime),
   };
   if (validDate === '') return null;
-  // Lines counted in the whole file: the body starts after the front matter's closing line.
-  const bodyAt = closeAtEnd + 5;
-  const links = topicLinks(body, [config.siteOrigin, ...config.linkOrigins], config.webURLs.topic).map(
-    ({ id, at }) => ({
-      id,
-      line: lineAt(text, bodyAt + at),
-    }),
-  );
+  // A rewritten link keeps its line: the rewriting changes no line break.
+  const links = topicLinks(body, origins, config.webURLs.topic).map(({ id, at }) => ({
+    id,
+    line: bodyLine + lineAt(body, at) - 1,
+  }));
   return { file, dateLine: lineOf(src, 'date'), topicsLine: lineOf(src, 'topics'), givenTitle, links, entry };
 }
