@@ -17,6 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { fail } from '../generator/cli/exit.ts';
 import { parseCommand, STANDARD_OPTIONS } from '../generator/cli/options.ts';
 import { prngOf } from '../generator/core/random.ts';
+import { DERIVED_ID_MIN } from '../generator/import/encyclopedia.ts';
+import { IMPORTED_TOPICS_DIR, importedCategories } from '../generator/import/topic-files.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness: the project's one generator (generator/core/random.ts), as floats.
@@ -350,11 +352,14 @@ function slugify(title: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** A three-level tree: themes → subjects → leaves; some subjects are leaves themselves. */
-export function generateCategories(scale: number, seed: string): FixtureCategory[] {
+/**
+ * A three-level tree: themes → subjects → leaves; some subjects are leaves themselves. `taken`:
+ * slugs already used beside the fixture (the import's encyclopedia), which it must not reuse.
+ */
+export function generateCategories(scale: number, seed: string, taken: readonly string[] = []): FixtureCategory[] {
   const random = seededRandom(`${seed}/categories`);
   const categories: FixtureCategory[] = [];
-  const used = new Set<string>();
+  const used = new Set<string>(taken);
   const unique = (title: string): { slug: string; title: string } => {
     let candidate = title;
     for (let n = 2; used.has(slugify(candidate)); n++) candidate = `${title} ${n}`;
@@ -549,15 +554,25 @@ export function writeEncyclopediaFixture(contentDir: string, options: FixtureOpt
   const files = entryFiles(contentDir);
   if (files.length === 0) throw new Error(`${contentDir}: no entries/**/*.html; import or write entries first`);
 
-  const categories = generateCategories(scale, seed);
-  const topics = generateTopics(Math.max(1, Math.round(TOPICS_AT_SCALE_1 * scale)), categories, seed);
-  writeFileSync(path.join(contentDir, 'categories.yaml'), renderCategoriesYaml(categories));
+  // The encyclopedia an import derived (its block of categories.yaml, topics/standard-ebooks/)
+  // stays: the fixture adds to it. Its ids are 9 digits, the fixture's 1…N; its slugs are kept out.
+  const categoriesFile = path.join(contentDir, 'categories.yaml');
+  const imported = importedCategories(existsSync(categoriesFile) ? readFileSync(categoriesFile, 'utf8') : null);
+  const count = Math.max(1, Math.round(TOPICS_AT_SCALE_1 * scale));
+  if (count >= DERIVED_ID_MIN)
+    throw new Error(`--scale ${scale} would give ids the import's topics use (from ${DERIVED_ID_MIN})`);
+  const categories = generateCategories(scale, seed, imported?.slugs ?? []);
+  const topics = generateTopics(count, categories, seed);
+  writeFileSync(categoriesFile, renderCategoriesYaml(categories) + (imported?.block ?? ''));
 
-  // topics/ is replaced whole, through a staging directory, so no topic of an earlier run lingers.
+  // topics/ is replaced whole, through a staging directory, so no topic of an earlier run lingers;
+  // but for the import's directory, moved across.
   const staging = path.join(contentDir, `.topics-fixture-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging);
   for (const topic of topics) writeFileSync(path.join(staging, `${topic.id}.yaml`), renderTopicYaml(topic));
+  const importedTopics = path.join(contentDir, 'topics', IMPORTED_TOPICS_DIR);
+  if (existsSync(importedTopics)) renameSync(importedTopics, path.join(staging, IMPORTED_TOPICS_DIR));
   rmSync(path.join(contentDir, 'topics'), { recursive: true, force: true });
   renameSync(staging, path.join(contentDir, 'topics'));
 

@@ -16,7 +16,7 @@ import { MARKER_FILE, RefusedError } from '../generator/output/guard.ts';
 import { runCli, UNPRIVILEGED } from './helpers/cli.ts';
 import { entryParts } from './helpers/content.ts';
 import { readTree } from './helpers/files.ts';
-import { importError, noteProblems } from './helpers/imported.ts';
+import { article, chapter, importError, NS, note, noteProblems, ref } from './helpers/imported.ts';
 import { snapshot } from './helpers/snapshot.ts';
 import { tempDir as makeTempDir } from './helpers/temp.ts';
 
@@ -47,17 +47,6 @@ describe('calendar and text helpers', () => {
 });
 
 // A miniature edition with every quirk the rules cover, in the edition's own markup.
-const NS = 'xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="en-GB"';
-const ref = (n: number): string => `<a href="endnotes.xhtml#note-${n}" id="noteref-${n}" epub:type="noteref">${n}</a>`;
-const article = (id: string, inner: string): string =>
-  `\t\t\t<article id="${id}" epub:type="z3998:diary-entry">\n\t\t\t\t${inner}\n\t\t\t</article>\n`;
-const chapter = (n: number, title: string, articles: string): string =>
-  `<?xml version="1.0" encoding="utf-8"?>\n<html ${NS}>\n\t<head><title>${title}</title></head>\n\t<body epub:type="bodymatter">\n` +
-  `\t\t<section id="chapter-${n}" epub:type="chapter">\n\t\t\t<h2 epub:type="title">${title}${n === 1 ? ref(1) : ''}</h2>\n` +
-  `${articles}\t\t</section>\n\t</body>\n</html>\n`;
-const note = (n: number, backTo: string, inner: string): string =>
-  `\t\t\t\t<li id="note-${n}">\n\t\t\t\t\t<p>${inner} <a href="${backTo}#noteref-${n}" epub:type="backlink">↩</a></p>\n\t\t\t\t</li>\n`;
-
 function writeMiniEdition(dir: string): void {
   const text = path.join(dir, 'text');
   mkdirSync(text, { recursive: true });
@@ -135,12 +124,21 @@ describe('importer rules (synthetic edition)', () => {
       'entries/1660/1660-02-14.html',
       'entries/1660/1660-02-15.html',
       'site.yaml',
+      // The encyclopedia's directory, empty: the mini edition marks no names (test/import-encyclopedia.test.ts).
+      'topics/standard-ebooks/.pepys-import',
     ]);
     expect(files.get('categories.yaml')).toBe('[]\n');
-    // The site.yaml written is read back as the generator's defaults, every key (templates included).
+    // The site.yaml written is read back as the generator's defaults, every key (templates included),
+    // and the edition's licence.
     const read = readSiteConfig(out, {}, {});
     expect(read.problems).toEqual([]);
-    expect(read.config).toEqual(DEFAULT_CONFIG);
+    expect(read.config).toEqual({
+      ...DEFAULT_CONFIG,
+      license: {
+        name: "CC0 1.0 Universal (the Standard Ebooks edition's markup and notes; the diary's text is in the public domain)",
+        url: 'https://creativecommons.org/publicdomain/zero/1.0/',
+      },
+    });
     expect(report.entriesWritten).toBe(4);
     expect(report.entryArithmetic).toBe(
       '6 articles − 0 set aside − 1 undated attached to the next entry − 1 sharing a date with an earlier article = 4',
@@ -204,7 +202,7 @@ describe('importer rules (synthetic edition)', () => {
 
   it('replaces only entries/ on a re-run, identically, and keeps other content', () => {
     writeFileSync(path.join(out, 'site.yaml'), 'siteOrigin: https://example.com\n');
-    mkdirSync(path.join(out, 'topics'));
+    mkdirSync(path.join(out, 'topics'), { recursive: true });
     writeFileSync(path.join(out, 'topics', '1.yaml'), 'id: 1\ntitle: T\n');
     writeFileSync(path.join(out, 'entries', '1660', 'stale.html'), 'stale');
     const edition = tempDir();

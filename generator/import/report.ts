@@ -3,6 +3,7 @@
 // or absolute paths, so the JSON form is as reproducible as the entries.
 
 import type { DateConflict } from './article-dates.ts';
+import type { EncyclopediaReport } from './encyclopedia.ts';
 import type { UndatedArticle } from './entries.ts';
 import type { LinkLog } from './links.ts';
 
@@ -40,6 +41,8 @@ export interface ImportReport {
   };
   links: LinkLog;
   imagesReplacedByText: { date: string; src: string }[];
+  /** The topics the edition's marks make (encyclopedia.ts). */
+  encyclopedia: EncyclopediaReport;
   siteFilesCreated: string[];
   /** Every article of the edition and the entry it went to (null: set aside, see above). */
   articleEntries: Record<string, string | null>;
@@ -108,7 +111,41 @@ export function formatReport(report: ImportReport): string {
       .join(', ')}; absolute links kept: ${r.links.keptAbsolute}`,
     ...list('links unwrapped (target not imported)', r.links.unwrapped, (u) => `${u.date}: ${u.href} (${u.reason})`),
     ...list('images replaced by their text alternative', r.imagesReplacedByText, (i) => `${i.date}: ${i.src}`),
+    ...encyclopediaLines(r.encyclopedia),
     ...list('site files created', r.siteFilesCreated, (f) => f),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The encyclopedia's part of the text report: counts, then what was set aside and why. */
+function encyclopediaLines(e: EncyclopediaReport): string[] {
+  const m = e.marksRead;
+  const topics = e.categories.reduce((n, c) => n + c.topics, 0);
+  const links = e.categories.reduce((n, c) => n + c.links, 0);
+  const entryLinks = e.categories.reduce((n, c) => n + c.entryLinks, 0);
+  // Names only in the notes are the editor's citations: hundreds of them, counted by kind and reason.
+  const citations = e.setAside.filter((s) => s.place === 'note');
+  const byReason = new Map<string, number>();
+  for (const s of citations) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + s.count);
+  return [
+    `names marked: ${m.total} (${m.inText} in the text, ${m.inNotes} in the notes): ${Object.entries(m.bySemantic)
+      .sort((a, b) => b[1].text + b[1].notes - a[1].text - a[1].notes)
+      .map(([k, v]) => `${k.replace('se:name.', '')} ${v.text}+${v.notes}`)
+      .join(', ')}`,
+    `topics derived: ${topics}; links to them: ${links} (${entryLinks} entry–topic pairs); described by their note: ${e.described}`,
+    ...e.categories.map(
+      (c) =>
+        `  - ${c.title}: ${c.topics} topics, ${c.links} links (${c.fromNotes} in notes), ${c.entryLinks} entry–topic pairs`,
+    ),
+    ...list(
+      'names in the text set aside',
+      e.setAside.filter((s) => s.place === 'text'),
+      (s) => `“${s.name}” (${s.semantic.replace('se:name.', '')}) ×${s.count}: ${s.reason}`,
+    ),
+    `marks in the notes not linked: ${citations.reduce((n, s) => n + s.count, 0)}`,
+    ...[...byReason].map(([reason, n]) => `  - ${n}: ${reason}`),
+    ...list('names marked as more than one kind', e.twoKinds, (t) => `${t.key} (${t.kinds.join(', ')}): ${t.decision}`),
+    ...list('marks left without a link', e.notLinked, (n) => `“${n.name}” in ${n.date}: ${n.reason}`),
+    ...list('derived ids taken by another topic', e.idCollisions, (c) => `${c.identity}: ${c.wanted} → ${c.got}`),
+  ];
 }

@@ -1,30 +1,44 @@
 // The Standard Ebooks import, end to end: read the edition, decide each article's entry and each
 // note's entry, clean the markup, render the entry files and account for everything in a report.
 
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PERIOD_END, PERIOD_START } from '../core/period.ts';
+import { topicWebURL, type WebSite } from '../core/urls.ts';
 import { orRefuse } from '../output/guard.ts';
+import { Aliases } from './aliases.ts';
 import { type CleanHooks, cleanNodes } from './clean.ts';
 import { readCorpus } from './corpus.ts';
+import { type DerivedTopic, deriveEncyclopedia } from './encyclopedia.ts';
 import { groupArticles } from './entries.ts';
 import { entryLinkRewriter, newLinkLog } from './links.ts';
+import { findMarks } from './marks.ts';
 import { planNotes } from './notes.ts';
 import { daysBetween } from './old-style.ts';
 import { type Footnote, renderEntryFile } from './render.ts';
 import type { ImportReport } from './report.ts';
-import { checkContentTarget, ensureSiteFiles, readSiteOrigin, replaceEntries } from './write.ts';
+import { checkEncyclopediaTarget, mergeCategories, writeEncyclopedia } from './topic-files.ts';
+import { linkTopicMarks } from './topic-links.ts';
+import { checkContentTarget, ensureSiteFiles, readWebSite, replaceEntries } from './write.ts';
 import { serialize, setAttr } from './xml.ts';
 
 interface ImportResult {
   /** Entry files by path relative to `entries/`, e.g. `1660/1660-01-01.html`, ascending. */
   files: Map<string, string>;
+  /** The encyclopedia the edition's marks make, by id. */
+  topics: DerivedTopic[];
   report: ImportReport;
 }
 
-/** Read the edition in `editionDir` and compute the entry files; writes nothing. */
-function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportResult {
+/** Read the edition in `editionDir` and compute the entry and topic files; writes nothing. */
+export function convertStandardEbooks(editionDir: string, site: WebSite, aliases = Aliases.load()): ImportResult {
+  const { siteOrigin } = site;
   const corpus = readCorpus(editionDir);
   const grouping = groupArticles(corpus.articles);
   const notes = planNotes(corpus, grouping.entryOfArticle);
+  const encyclopedia = deriveEncyclopedia(findMarks(corpus, grouping.entryOfArticle), aliases, corpus.notes);
+  const link = (nodes: ReturnType<typeof cleanNodes>) =>
+    linkTopicMarks(nodes, encyclopedia.linkOf, (id) => topicWebURL(site, id));
 
   const entryOfArticleId = new Map<string, string>();
   for (const article of corpus.articles) {
@@ -45,12 +59,12 @@ function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportRe
       // When the id won over a mistyped datetime, the markup is corrected to match the entry.
       // datetime stays Gregorian: HTML defines it as a proleptic Gregorian date.
       if (date?.conflict?.chosen === 'id') setAttr(date.time, 'datetime', date.gregorian);
-      return serialize(cleanNodes(article.element.children, hooks));
+      return serialize(link(cleanNodes(article.element.children, hooks)));
     });
     // Footnotes after the body: the body's first references set the noteref ids they link back to.
     const footnotes: Footnote[] = (notes.footnotesByEntry.get(entry.date) ?? []).map((id) => ({
       id,
-      html: serialize(cleanNodes(corpus.notes.get(id)?.children ?? [], hooks)),
+      html: serialize(link(cleanNodes(corpus.notes.get(id)?.children ?? [], hooks))),
     }));
     files.set(`${entry.date.slice(0, 4)}/${entry.date}.html`, renderEntryFile(entry.date, body, footnotes));
   }
@@ -100,10 +114,11 @@ function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportRe
     },
     links: linkLog,
     imagesReplacedByText,
+    encyclopedia: encyclopedia.report,
     siteFilesCreated: [],
     articleEntries,
   };
-  return { files, report };
+  return { files, topics: encyclopedia.topics, report };
 }
 
 /**
@@ -113,8 +128,15 @@ function convertStandardEbooks(editionDir: string, siteOrigin: string): ImportRe
  */
 export function importStandardEbooks(editionDir: string, contentDir: string): ImportReport {
   orRefuse(checkContentTarget(contentDir, editionDir, contentDir));
-  const { files, report } = convertStandardEbooks(editionDir, readSiteOrigin(contentDir));
+  const { files, topics, report } = convertStandardEbooks(editionDir, readWebSite(contentDir));
+  // Everything that could refuse is checked before anything is written.
+  orRefuse(checkEncyclopediaTarget(contentDir, topics));
+  const categoriesFile = path.join(contentDir, 'categories.yaml');
+  const hadCategories = existsSync(categoriesFile);
+  const categories = orRefuse(mergeCategories(hadCategories ? readFileSync(categoriesFile, 'utf8') : null, topics));
+  // Topics and categories before the entries that link them (a topic an entry links must exist).
+  writeEncyclopedia(contentDir, topics, categories);
   replaceEntries(contentDir, files);
-  report.siteFilesCreated = ensureSiteFiles(contentDir);
+  report.siteFilesCreated = [...ensureSiteFiles(contentDir), ...(hadCategories ? [] : ['categories.yaml'])].sort();
   return report;
 }

@@ -1,6 +1,7 @@
-// Writing an import into a content directory. The import owns `entries/` and nothing else: it
-// replaces that directory whole (so entries of an earlier import cannot linger) and only creates
-// `site.yaml` and `categories.yaml` when they are missing, so that the directory builds.
+// Writing an import into a content directory. The import owns `entries/`: it replaces that
+// directory whole (so entries of an earlier import cannot linger) and creates `site.yaml` when it
+// is missing, so that the directory builds. (Its encyclopedia, `topics/standard-ebooks/` and a
+// block of `categories.yaml`, is written by topic-files.ts.)
 //
 // Since it replaces `entries/` whole, it first makes sure the directory is a content directory
 // (or new, or empty): never the edition itself, a build's output, `/`, the working directory, a
@@ -14,11 +15,21 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, type Stats, sta
 import path from 'node:path';
 import { DEFAULT_CONFIG, loadSiteConfig } from '../content/config.ts';
 import { fail, ok, type Result } from '../core/result.ts';
+import type { WebSite } from '../core/urls.ts';
 import { CONTENT_NAMES, checkApart, checkNotPrecious, hasMarker, MARKER_FILE } from '../output/guard.ts';
 import { isAlive } from '../output/trash.ts';
 
-/** The site.yaml an import creates when there is none: the generator's own defaults. */
-const DEFAULT_SITE_YAML = `${Object.entries(DEFAULT_CONFIG)
+/**
+ * The licence of what the import writes: the Standard Ebooks edition dedicates its markup and
+ * notes to the public domain (CC0 1.0), and Pepys's text is in it (the corpus's LICENSE.md).
+ */
+const EDITION_LICENSE = {
+  name: "CC0 1.0 Universal (the Standard Ebooks edition's markup and notes; the diary's text is in the public domain)",
+  url: 'https://creativecommons.org/publicdomain/zero/1.0/',
+};
+
+/** The site.yaml an import creates when there is none: the generator's own defaults, and the edition's licence. */
+const DEFAULT_SITE_YAML = `${Object.entries({ ...DEFAULT_CONFIG, license: EDITION_LICENSE })
   .map(([key, value]) => `${key}: ${flowYaml(value)}`)
   .join('\n')}\n`;
 
@@ -34,9 +45,10 @@ function flowYaml(value: unknown): string {
   return typeof value === 'string' && /[{}[\],#&*!|>'"%@`]/.test(text) ? `'${text.replaceAll("'", "''")}'` : text;
 }
 
-/** The siteOrigin of the content directory's `site.yaml` (validated as a build does), else the default. */
-export function readSiteOrigin(contentDir: string): string {
-  return loadSiteConfig(contentDir, {}, {}).siteOrigin;
+/** The siteOrigin and webURLs of the content directory's `site.yaml` (validated as a build does), else the defaults. */
+export function readWebSite(contentDir: string): WebSite {
+  const { siteOrigin, webURLs } = loadSiteConfig(contentDir, {}, {});
+  return { siteOrigin, webURLs };
 }
 
 /**
@@ -158,13 +170,10 @@ export function replaceEntries(contentDir: string, files: ReadonlyMap<string, st
   if (hadOld) rmSync(old, { recursive: true, force: true });
 }
 
-/** Create the configuration files a content directory needs, when absent. Returns those written. */
+/** Create `site.yaml` when absent (categories.yaml is the encyclopedia's: topic-files.ts). Returns those written. */
 export function ensureSiteFiles(contentDir: string): string[] {
   const written: string[] = [];
-  const defaults: [string, string][] = [
-    ['site.yaml', DEFAULT_SITE_YAML],
-    ['categories.yaml', '[]\n'],
-  ];
+  const defaults: [string, string][] = [['site.yaml', DEFAULT_SITE_YAML]];
   for (const [name, text] of defaults) {
     const file = path.join(contentDir, name);
     if (!existsSync(file)) {

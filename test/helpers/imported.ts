@@ -4,6 +4,19 @@
 import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
 import { entryParts } from './content.ts';
 
+// The edition's markup, for miniature editions (test/import-standard-ebooks.test.ts, test/import-encyclopedia.test.ts).
+export const NS = 'xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="en-GB"';
+export const ref = (n: number): string =>
+  `<a href="endnotes.xhtml#note-${n}" id="noteref-${n}" epub:type="noteref">${n}</a>`;
+export const article = (id: string, inner: string): string =>
+  `\t\t\t<article id="${id}" epub:type="z3998:diary-entry">\n\t\t\t\t${inner}\n\t\t\t</article>\n`;
+export const chapter = (n: number, title: string, articles: string): string =>
+  `<?xml version="1.0" encoding="utf-8"?>\n<html ${NS}>\n\t<head><title>${title}</title></head>\n\t<body epub:type="bodymatter">\n` +
+  `\t\t<section id="chapter-${n}" epub:type="chapter">\n\t\t\t<h2 epub:type="title">${title}${n === 1 ? ref(1) : ''}</h2>\n` +
+  `${articles}\t\t</section>\n\t</body>\n</html>\n`;
+export const note = (n: number, backTo: string, inner: string): string =>
+  `\t\t\t\t<li id="note-${n}">\n\t\t\t\t\t<p>${inner} <a href="${backTo}#noteref-${n}" epub:type="backlink">↩</a></p>\n\t\t\t\t</li>\n`;
+
 /** The error an import throws, or null. */
 export function importError(edition: string, contentDir: string): Error | null {
   try {
@@ -32,3 +45,8 @@ export function noteProblems(file: string, text: string): string[] {
   if (new Set(ids).size !== ids.length) problems.push(`${file}: duplicate ids`);
   return problems;
 }
+
+/** An edition's `endnotes.xhtml` around these notes (made with note()). */
+export const endnotes = (notes: string): string =>
+  `<?xml version="1.0" encoding="utf-8"?>\n<html ${NS}>\n\t<body>\n\t\t<section id="endnotes" epub:type="endnotes">\n\t\t\t<ol>\n` +
+  `${notes}\t\t\t</ol>\n\t\t</section>\n\t</body>\n</html>\n`;

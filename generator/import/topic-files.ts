@@ -1,0 +1,207 @@
+// Writing the derived encyclopedia into a content directory, beside whatever else is there: the
+// topics in `topics/standard-ebooks/` (replaced whole, like entries/, and only when an import wrote
+// it), and the categories as one marked block of `categories.yaml` (replaced in place; the rest
+// of the file, hand-written or the fixture's, is kept). Nothing here is written when a derived id
+// or slug is already a hand-written topic's or category's: the import refuses instead.
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { fail, ok, type Result } from '../core/result.ts';
+import { isAlive } from '../output/trash.ts';
+import { CATEGORY_TITLES, type DerivedTopic, ROOT_CATEGORY } from './encyclopedia.ts';
+import { MARK_CATEGORIES } from './marks.ts';
+
+/** The directory under `topics/` the import owns. */
+export const IMPORTED_TOPICS_DIR = 'standard-ebooks';
+const MARKER = '.pepys-import';
+const MARKER_TEXT =
+  'These topics were derived from the Standard Ebooks edition by npm run import; the next import replaces this directory whole.\n' +
+  'Topics written by hand belong elsewhere under topics/.\n';
+
+export const CATEGORIES_BEGIN =
+  '# >>> npm run import (standard-ebooks): the categories of the encyclopedia derived from the edition; each import replaces this block';
+export const CATEGORIES_END = '# <<< end of the imported categories';
+
+/** A YAML string: plain when it reads back as itself, else double-quoted (JSON's escapes are YAML's). */
+function yamlString(text: string): string {
+  const plain =
+    /^[A-Za-z][^:#\n"'\\]*$/.test(text) && !/\s$/.test(text) && !/^(?:y|n|yes|no|on|off|true|false|null)$/i.test(text);
+  return plain ? text : JSON.stringify(text);
+}
+
+/** The category slugs the derived topics use, top-level first: only categories that have topics. */
+export function derivedCategories(
+  topics: readonly DerivedTopic[],
+): { slug: string; title: string; parent: string | null }[] {
+  const used = MARK_CATEGORIES.filter((c) => topics.some((t) => t.category === c));
+  if (used.length === 0) return [];
+  return [
+    { slug: ROOT_CATEGORY.slug, title: ROOT_CATEGORY.title, parent: null },
+    ...used.map((slug) => ({ slug, title: CATEGORY_TITLES[slug], parent: ROOT_CATEGORY.slug })),
+  ];
+}
+
+export function renderTopicFile(t: DerivedTopic): string {
+  const lines = [`id: ${t.id}`, `title: ${yamlString(t.title)}`];
+  if (t.orderTitle !== t.title) lines.push(`orderTitle: ${yamlString(t.orderTitle)}`);
+  lines.push('kind: default', `categories: [${t.category}]`);
+  if (t.description !== null) {
+    lines.push(`tooltipText: ${yamlString(t.description.tooltipText)}`);
+    lines.push(`wheatleyHTML: ${JSON.stringify(t.description.wheatleyHTML)}`);
+  }
+  lines.push('wikipediaURL: null', 'thumbnailURL: null', 'latitude: null', 'longitude: null', 'zoom: null');
+  return `${lines.join('\n')}\n`;
+}
+
+function categoriesBlock(topics: readonly DerivedTopic[]): string {
+  const items = derivedCategories(topics).map(
+    (c) => `- slug: ${c.slug}\n  title: ${yamlString(c.title)}${c.parent === null ? '' : `\n  parent: ${c.parent}`}\n`,
+  );
+  return `${CATEGORIES_BEGIN}\n${items.join('')}${CATEGORIES_END}\n`;
+}
+
+/** The import's block of a `categories.yaml` text (its marker lines included), and the slugs in it; null when none. */
+export function importedCategories(text: string | null): { block: string; slugs: string[] } | null {
+  const begin = text?.indexOf(CATEGORIES_BEGIN) ?? -1;
+  const end = begin === -1 ? -1 : (text as string).indexOf(CATEGORIES_END, begin);
+  if (text === null || end === -1) return null;
+  const block = `${text.slice(begin, end + CATEGORIES_END.length)}\n`;
+  return { block, slugs: [...block.matchAll(/^- slug: (\S+)$/gm)].map((m) => m[1] as string) };
+}
+
+/** The text of `categories.yaml` with the import's block in it, or why it cannot hold it. */
+export function mergeCategories(existing: string | null, topics: readonly DerivedTopic[]): Result<string, string> {
+  const block = categoriesBlock(topics);
+  const empty = derivedCategories(topics).length === 0;
+  const begin = existing?.indexOf(CATEGORIES_BEGIN) ?? -1;
+  if (existing !== null && begin !== -1) {
+    const end = existing.indexOf(CATEGORIES_END, begin);
+    if (end === -1)
+      return fail(`categories.yaml has the import's opening line but not its closing one ("${CATEGORIES_END}")`);
+    const before = existing.slice(0, begin);
+    const after = existing.slice(end + CATEGORIES_END.length).replace(/^\r?\n/, '');
+    const rest = `${before}${after}`;
+    if (empty && rest.trim() === '') return ok('[]\n');
+    return checkedMerge(rest, empty ? '' : block, before, after);
+  }
+  if (existing === null || existing.replace(/#.*$/gm, '').trim() === '' || existing.trim() === '[]')
+    return ok(empty ? (existing ?? '[]\n') : block);
+  return checkedMerge(existing, empty ? '' : block, existing.endsWith('\n') ? existing : `${existing}\n`, '');
+}
+
+/** `before + block + after`, when the hand-written rest is a block list whose slugs are not the import's. */
+function checkedMerge(rest: string, block: string, before: string, after: string): Result<string, string> {
+  let data: unknown;
+  try {
+    data = parse(rest);
+  } catch (error) {
+    return fail(
+      `categories.yaml cannot be read (${(error as Error).message.split('\n')[0]}); fix it, then import again`,
+    );
+  }
+  const firstLine = rest.split('\n').find((l) => l.trim() !== '' && !l.trimStart().startsWith('#')) ?? '';
+  if (!(data === null || Array.isArray(data)) || !(firstLine === '' || firstLine.startsWith('- '))) {
+    return fail(
+      'categories.yaml is not a block list ("- slug: …" items) the import can add its categories to; write it so, or move it away',
+    );
+  }
+  const ours = new Set<string>([ROOT_CATEGORY.slug, ...MARK_CATEGORIES]);
+  const clash = (Array.isArray(data) && block !== '' ? data : [])
+    .map((c: unknown) => (typeof c === 'object' && c !== null ? (c as { slug?: unknown }).slug : undefined))
+    .find((s) => typeof s === 'string' && ours.has(s));
+  if (clash !== undefined)
+    return fail(
+      `categories.yaml already has a category "${String(clash)}", a slug the import's categories use; rename yours`,
+    );
+  return ok(`${before}${block}${after}`);
+}
+
+/** Every topic id under `topics/` but the import's own directory: the hand-written and the fixture's. */
+export function otherTopicIds(contentDir: string): Map<number, string> {
+  const ids = new Map<number, string>();
+  const root = path.join(contentDir, 'topics');
+  const walk = (relative: string): void => {
+    let items: import('node:fs').Dirent[];
+    try {
+      items = readdirSync(path.join(root, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const item of items) {
+      if (item.name.startsWith('.')) continue;
+      const child = path.join(relative, item.name);
+      if (relative === '' && item.name === IMPORTED_TOPICS_DIR) continue;
+      const full = path.join(root, child);
+      if (item.isDirectory() || (item.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isDirectory()))
+        walk(child);
+      else if (item.name.endsWith('.yaml')) {
+        let text: string;
+        try {
+          text = readFileSync(full, 'utf8');
+        } catch {
+          continue; // the build reports it
+        }
+        const id = /^id:[ \t]*([0-9]+)[ \t]*(?:#.*)?$/m.exec(text)?.[1];
+        if (id !== undefined) ids.set(Number(id), path.join('topics', child));
+      }
+    }
+  };
+  walk('');
+  return ids;
+}
+
+/** Whether the derived encyclopedia can go into `contentDir`: its directory is the import's, its ids free. */
+export function checkEncyclopediaTarget(contentDir: string, topics: readonly DerivedTopic[]): Result<void, string> {
+  const dir = path.join(contentDir, 'topics', IMPORTED_TOPICS_DIR);
+  if (existsSync(dir) && !(existsSync(path.join(dir, MARKER)) || readdirSync(dir).length === 0)) {
+    return fail(
+      `${dir} holds topics this importer did not write (no ${MARKER} in it), and an import replaces it whole; move them elsewhere under topics/`,
+    );
+  }
+  const others = otherTopicIds(contentDir);
+  for (const t of topics) {
+    const file = others.get(t.id);
+    if (file !== undefined)
+      return fail(
+        `${path.join(contentDir, file)} has id ${t.id}, the id the import derives for "${t.title}" (${t.category}); give that topic another id (derived ids are 100000000 and above)`,
+      );
+  }
+  return ok(undefined);
+}
+
+/** Writes the topics (swapped in whole) and categories.yaml (given, already merged). */
+export function writeEncyclopedia(contentDir: string, topics: readonly DerivedTopic[], categoriesYaml: string): void {
+  const topicsDir = path.join(contentDir, 'topics');
+  mkdirSync(topicsDir, { recursive: true });
+  for (const name of readdirSync(topicsDir)) {
+    const m = /^\.standard-ebooks-(?:import|old)-(\d+)$/.exec(name);
+    if (m !== null && !isAlive(Number(m[1]))) rmSync(path.join(topicsDir, name), { recursive: true, force: true });
+  }
+  const target = path.join(topicsDir, IMPORTED_TOPICS_DIR);
+  const staging = path.join(topicsDir, `.standard-ebooks-import-${process.pid}`);
+  const old = path.join(topicsDir, `.standard-ebooks-old-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    mkdirSync(staging);
+    writeFileSync(path.join(staging, MARKER), MARKER_TEXT);
+    for (const t of topics) writeFileSync(path.join(staging, `${t.id}.yaml`), renderTopicFile(t));
+    // categories.yaml first: the topics it names exist before and after, as no slug is renamed.
+    const categoriesFile = path.join(contentDir, 'categories.yaml');
+    writeFileSync(`${categoriesFile}.import-${process.pid}`, categoriesYaml);
+    renameSync(`${categoriesFile}.import-${process.pid}`, categoriesFile);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+  const hadOld = existsSync(target);
+  if (hadOld) renameSync(target, old);
+  try {
+    renameSync(staging, target);
+  } catch (err) {
+    if (hadOld) renameSync(old, target);
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+  if (hadOld) rmSync(old, { recursive: true, force: true });
+}
