@@ -15,6 +15,7 @@ import { entryParts } from '../helpers/content.ts';
 import { readTree } from '../helpers/files.ts';
 import { importError, noteProblems } from '../helpers/imported.ts';
 import { tempDir as makeTempDir } from '../helpers/temp.ts';
+import { defineEncyclopediaTests } from './import-encyclopedia-corpus.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/standard-ebooks-pepys-diary');
@@ -40,6 +41,8 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     // The import's own marker: it may replace this entries/ next time, and no other.
     expect(files.delete(IMPORT_MARKER)).toBe(true);
   }, 30_000);
+
+  defineEncyclopediaTests(corpusDir, () => ({ out, report, files }));
 
   it('writes about 3,410 entries, as many as the report accounts for', () => {
     expect(files.size).toBe(report.entriesWritten);
@@ -184,11 +187,15 @@ describe.skipIf(!haveCorpus)(`importer on the real corpus (${path.relative(repoR
     expect(problems).toEqual([]);
   });
 
-  it('writes byte-identical files on a second run', () => {
+  it('writes byte-identical files on a second run, the encyclopedia too', () => {
+    const before = readTree(out);
     importStandardEbooks(corpusDir, out);
     const again = readTree(path.join(out, 'entries'));
     again.delete(IMPORT_MARKER);
     expect(again.size).toBe(files.size);
     for (const [file, text] of files) if (again.get(file) !== text) expect.fail(`${file} differs on the second run`);
-  }, 30_000);
+    const whole = readTree(out);
+    expect([...whole.keys()]).toEqual([...before.keys()]);
+    for (const [file, text] of before) if (whole.get(file) !== text) expect.fail(`${file} differs on the second run`);
+  }, 60_000);
 });
