@@ -224,8 +224,13 @@ export async function startEmulation(options: EmulationOptions): Promise<Emulati
     await withTimeout(
       (async () => {
         // The project as Netlify's build leaves it: sources, public/, the generated function.
-        // With the installed package the search's stemmer is imported from (by its file).
-        for (const dir of ['generator/core', 'generator/deploy', 'node_modules/@orama/stemmers'])
+        // With the installed packages the search imports by their files (its stemmer, its decoder).
+        for (const dir of [
+          'generator/core',
+          'generator/deploy',
+          'node_modules/@orama/stemmers',
+          'node_modules/entities',
+        ])
           cpSync(join(REPO_DIR, dir), join(projectDir, dir), { recursive: true });
         const [{ build }, { FUNCTIONS_DIR, writeNetlifyFunction }] = await Promise.all([
           import('../../generator/build.ts'),

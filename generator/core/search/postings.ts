@@ -127,7 +127,7 @@ export interface Postings {
 const TABLE_FROM = 32;
 
 /** Where `value` is among [lo, hi) of `sorted` (ascending), or -1: a binary search. */
-export function indexIn(sorted: Int32Array, value: number, lo: number, hi: number): number {
+function indexIn(sorted: Int32Array, value: number, lo: number, hi: number): number {
   let top = hi - 1;
   while (lo <= top) {
     const mid = (lo + top) >>> 1;
