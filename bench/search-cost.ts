@@ -96,6 +96,7 @@ const hostileSearches: Array<Pick<Search, 'name' | 'query'>> = [
   { name: '32 common words with or', query: (v) => q(turned(v).join(' or ')) },
   { name: '32 common words, relevance', query: (v) => q(turned(v).join(' '), REL) },
   { name: 'a phrase of 32 common words', query: (v) => q(`"${turned(v).join(' ')}"`) },
+  { name: '4 phrases of two common words with or, relevance', query: (v) => q(pairs(v, 4).join(' or '), REL) },
   { name: '8 phrases of two common words with or, relevance', query: (v) => q(pairs(v, 8).join(' or '), REL) },
   { name: '16 phrases of two common words with or, relevance', query: (v) => q(pairs(v, 16).join(' or '), REL) },
   { name: '16 phrases of two common words', query: (v) => q(pairs(v, 16).join(' ')) },

@@ -2,7 +2,7 @@
 // relevance (BM25F: the title weighs more than the text, the text more than the notes; ties in
 // the list's order). Pure: the caller has read the postings of every word the query names.
 
-import { type Positions, type Postings, postingsOf } from './postings.ts';
+import { type Postings, postingsFrom, postingsOf } from './postings.ts';
 import type { Ordering, SearchQuery, Term } from './query.ts';
 
 /** Every document has three fields (title, text, notes), numbered as one sequence of positions. */
@@ -72,7 +72,11 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
   let kept = phrasesFound.get(first);
   const hit = kept?.get(key);
   if (hit !== undefined) return hit;
-  const found: Array<[number, Positions]> = [];
+  // The phrase's documents and where it starts in each, as the postings' arrays are (no array
+  // made a document: two common words make thousands).
+  const docs: number[] = [];
+  const at: number[] = [];
+  const found: number[] = [];
   // Driven by the word that occurs least (of "and so to bed", bed: 3,800 occurrences in the diary,
   // and 78,000): each of its occurrences is a candidate start, kept when every other word is where
   // the phrase puts it, the rarer first (they drop the most candidates soonest). The documents of
@@ -105,7 +109,7 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
   for (let i = 0; i < driver.size; i++) {
     const doc = driver.docs[i] as number;
     if (!allIn(doc)) continue;
-    const starts: number[] = [];
+    const mark = found.length;
     for (let j = driver.at[i] as number, end = driver.at[i + 1] as number; j < end; j++) {
       const start = (driver.positions[j] as number) - r;
       let all = start >= 0;
@@ -115,15 +119,19 @@ function phraseStarts(words: readonly string[], postings: ReadonlyMap<string, Po
         // (a word as common as the driver is found a step or two on, a rarer one by halving).
         const { positions } = other.list;
         const want = start + other.k;
-        const at = gallop(positions, want, from[o] as number, to[o] as number);
-        from[o] = at;
-        all = at < (to[o] as number) && positions[at] === want;
+        const place = gallop(positions, want, from[o] as number, to[o] as number);
+        from[o] = place;
+        all = place < (to[o] as number) && positions[place] === want;
       }
-      if (all) starts.push(start);
+      if (all) found.push(start);
     }
-    if (starts.length > 0) found.push([doc, starts]);
+    if (found.length > mark) {
+      docs.push(doc);
+      at.push(mark);
+    }
   }
-  const result = postingsOf(found);
+  at.push(found.length);
+  const result = postingsFrom(Int32Array.from(docs), Int32Array.from(at), Int32Array.from(found));
   if (kept === undefined) {
     kept = new Map();
     phrasesFound.set(first, kept);
@@ -153,11 +161,12 @@ function averageLength(stats: DocumentStats, weightedLength: (doc: number) => nu
  * (core/search/answer.ts: 400), never cut short, so that what it answers never depends on the
  * time it took. Far above what searches of a few words ask on the whole diary (`the`: 3,401;
  * `"and so to bed"`: 24,620; `"of the"`: 45,768; the 32 commonest words, with `or` or without:
- * 89,872, 2–5 ms of CPU warm); below what 8 phrases of two of the commonest words ask (376,000:
- * 17 ms warm, where the Cloudflare free plan allows 10 ms) or a phrase of the 32 commonest
- * (303,622: each occurrence of its rarest word may be looked up in 31 other lists).
+ * 89,872, 2–7 ms of CPU warm); below what 4 phrases of two of the commonest words may ask
+ * (up to 220,000: 9–11 ms warm on a loaded machine, where the Cloudflare free plan allows 10 ms), or a
+ * phrase of the 32 commonest (303,622: each occurrence of its rarest word may be looked up in 31
+ * other lists). bench/search-cost.ts measures both sides.
  */
-export const MAX_SEARCH_WORK = 200_000;
+export const MAX_SEARCH_WORK = 150_000;
 
 /**
  * The work a query asks of the engine, in postings visited, from the sizes of its words' postings

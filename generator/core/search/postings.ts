@@ -175,6 +175,11 @@ class PackedPostings implements Postings {
   }
 }
 
+/** Postings of documents `docs`, the i-th with positions [at[i], at[i + 1]) of `positions`. */
+export function postingsFrom(docs: Int32Array, at: Int32Array, positions: Int32Array): Postings {
+  return new PackedPostings(docs, at, positions);
+}
+
 /** The postings of a list of [document, positions], both ascending. */
 export function postingsOf(list: ReadonlyArray<readonly [number, Positions]>): Postings {
   let total = 0;
