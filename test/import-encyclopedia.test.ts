@@ -8,12 +8,13 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
+import { NO_FAST_PATH, parseSimpleYamlList } from '../generator/content/yaml-fast.ts';
 import { Aliases, parseAliases } from '../generator/import/aliases.ts';
 import { DERIVED_ID_MIN, derivedId } from '../generator/import/encyclopedia.ts';
 import { displayName, isPlaceholder, normaliseName, withoutArticle } from '../generator/import/names.ts';
 import type { ImportReport } from '../generator/import/report.ts';
 import { importStandardEbooks } from '../generator/import/standard-ebooks.ts';
-import { CATEGORIES_BEGIN, CATEGORIES_END, mergeCategories } from '../generator/import/topic-files.ts';
+import { mergeCategories } from '../generator/import/topic-files.ts';
 import { RefusedError } from '../generator/output/guard.ts';
 import { writeEncyclopediaFixture } from '../scripts/fixture-encyclopedia.ts';
 import { readTree } from './helpers/files.ts';
@@ -285,7 +286,7 @@ describe('the encyclopedia beside hand-written topics and the fixture', () => {
     importStandardEbooks(edition, out);
     const categories = readFileSync(path.join(out, 'categories.yaml'), 'utf8');
     expect(categories.startsWith('# my tree\n- slug: people\n  title: People\n')).toBe(true);
-    expect(categories).toContain(`${CATEGORIES_BEGIN}\n- slug: works-and-ships\n`);
+    expect(categories).toContain('title: People\n- slug: works-and-ships\n  title: Works and ships\n- slug: plays\n');
     expect(readFileSync(path.join(out, 'topics', 'mine', '7.yaml'), 'utf8')).toContain('id: 7');
 
     // A second import replaces its own block, and only it.
@@ -318,10 +319,9 @@ describe('the encyclopedia beside hand-written topics and the fixture', () => {
       error: expect.stringMatching(/already has a category "plays"/),
     });
     expect(mergeCategories('[{ slug: a, title: A }]\n', topics)).toMatchObject({ ok: false });
-    expect(mergeCategories(`${CATEGORIES_BEGIN}\n- slug: x\n`, topics)).toMatchObject({ ok: false });
     expect(
       mergeCategories(
-        `- slug: a\n  title: A\n${CATEGORIES_BEGIN}\nold\n${CATEGORIES_END}\n- slug: b\n  title: B\n`,
+        '- slug: a\n  title: A\n- slug: works-and-ships\n  title: Works and ships\n- slug: plays\n  title: Plays\n  parent: works-and-ships\n- slug: b\n  title: B\n',
         [],
       ),
     ).toEqual({
@@ -352,6 +352,8 @@ describe('the encyclopedia beside hand-written topics and the fixture', () => {
     const { model } = await loadContent(out);
     expect(model.topics.length).toBe(100 + derived.size - 1);
     expect(model.categories.map((c) => c.slug)).toContain('plays');
+    // Both in one categories.yaml that the build's YAML fast path still reads.
+    expect(parseSimpleYamlList(readFileSync(path.join(out, 'categories.yaml'), 'utf8'))).not.toBe(NO_FAST_PATH);
     // The entries mention both: the fixture's in their front matter, the derived by their links.
     const both = model.entries.filter(
       (e) => e.topicIds.some((id) => id < DERIVED_ID_MIN) && e.topicIds.some((id) => id >= DERIVED_ID_MIN),

@@ -1,7 +1,7 @@
 // Writing the derived encyclopedia into a content directory, beside whatever else is there: the
 // topics in `topics/standard-ebooks/` (replaced whole, like entries/, and only when an import wrote
-// it), and the categories as one marked block of `categories.yaml` (replaced in place; the rest
-// of the file, hand-written or the fixture's, is kept). Nothing here is written when a derived id
+// it), and the categories as one block of `categories.yaml` (the `works-and-ships` subtree,
+// replaced in place; the rest of the file, hand-written or the fixture's, is kept). Nothing here is written when a derived id
 // or slug is already a hand-written topic's or category's: the import refuses instead.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,9 +19,15 @@ const MARKER_TEXT =
   'These topics were derived from the Standard Ebooks edition by npm run import; the next import replaces this directory whole.\n' +
   'Topics written by hand belong elsewhere under topics/.\n';
 
-export const CATEGORIES_BEGIN =
-  '# >>> npm run import (standard-ebooks): the categories of the encyclopedia derived from the edition; each import replaces this block';
-export const CATEGORIES_END = '# <<< end of the imported categories';
+/**
+ * The import's categories in a `categories.yaml`: the top-level category's item as the import
+ * writes it, and the items right after it whose parent it is. No comment marks them: a comment
+ * would take the file off the YAML fast path (content/yaml-fast.ts), which the build reads it by.
+ */
+const IMPORTED_BLOCK = new RegExp(
+  `^- slug: ${ROOT_CATEGORY.slug}\\n {2}title: [^\\n]*\\n(?:- slug: [a-z0-9-]+\\n {2}title: [^\\n]*\\n {2}parent: ${ROOT_CATEGORY.slug}\\n)*`,
+  'm',
+);
 
 /** A YAML string: plain when it reads back as itself, else double-quoted (JSON's escapes are YAML's). */
 function yamlString(text: string): string {
@@ -55,39 +61,34 @@ export function renderTopicFile(t: DerivedTopic): string {
 }
 
 function categoriesBlock(topics: readonly DerivedTopic[]): string {
-  const items = derivedCategories(topics).map(
-    (c) => `- slug: ${c.slug}\n  title: ${yamlString(c.title)}${c.parent === null ? '' : `\n  parent: ${c.parent}`}\n`,
-  );
-  return `${CATEGORIES_BEGIN}\n${items.join('')}${CATEGORIES_END}\n`;
+  return derivedCategories(topics)
+    .map(
+      (c) =>
+        `- slug: ${c.slug}\n  title: ${yamlString(c.title)}${c.parent === null ? '' : `\n  parent: ${c.parent}`}\n`,
+    )
+    .join('');
 }
 
-/** The import's block of a `categories.yaml` text (its marker lines included), and the slugs in it; null when none. */
+/** The import's block of a `categories.yaml` text, and the slugs in it; null when none. */
 export function importedCategories(text: string | null): { block: string; slugs: string[] } | null {
-  const begin = text?.indexOf(CATEGORIES_BEGIN) ?? -1;
-  const end = begin === -1 ? -1 : (text as string).indexOf(CATEGORIES_END, begin);
-  if (text === null || end === -1) return null;
-  const block = `${text.slice(begin, end + CATEGORIES_END.length)}\n`;
-  return { block, slugs: [...block.matchAll(/^- slug: (\S+)$/gm)].map((m) => m[1] as string) };
+  const m = text === null ? null : IMPORTED_BLOCK.exec(text);
+  if (m === null) return null;
+  return { block: m[0], slugs: [...m[0].matchAll(/^- slug: (\S+)$/gm)].map((x) => x[1] as string) };
 }
 
-/** The text of `categories.yaml` with the import's block in it, or why it cannot hold it. */
+/** The text of `categories.yaml` with the import's block in it (in place of an earlier one), or why it cannot hold it. */
 export function mergeCategories(existing: string | null, topics: readonly DerivedTopic[]): Result<string, string> {
   const block = categoriesBlock(topics);
-  const empty = derivedCategories(topics).length === 0;
-  const begin = existing?.indexOf(CATEGORIES_BEGIN) ?? -1;
-  if (existing !== null && begin !== -1) {
-    const end = existing.indexOf(CATEGORIES_END, begin);
-    if (end === -1)
-      return fail(`categories.yaml has the import's opening line but not its closing one ("${CATEGORIES_END}")`);
-    const before = existing.slice(0, begin);
-    const after = existing.slice(end + CATEGORIES_END.length).replace(/^\r?\n/, '');
-    const rest = `${before}${after}`;
-    if (empty && rest.trim() === '') return ok('[]\n');
-    return checkedMerge(rest, empty ? '' : block, before, after);
+  const m = existing === null ? null : IMPORTED_BLOCK.exec(existing);
+  if (existing !== null && m !== null) {
+    const before = existing.slice(0, m.index);
+    const after = existing.slice(m.index + m[0].length);
+    if (block === '' && `${before}${after}`.replace(/#.*$/gm, '').trim() === '') return ok('[]\n');
+    return checkedMerge(`${before}${after}`, block, before, after);
   }
   if (existing === null || existing.replace(/#.*$/gm, '').trim() === '' || existing.trim() === '[]')
-    return ok(empty ? (existing ?? '[]\n') : block);
-  return checkedMerge(existing, empty ? '' : block, existing.endsWith('\n') ? existing : `${existing}\n`, '');
+    return ok(block === '' ? (existing ?? '[]\n') : block);
+  return checkedMerge(existing, block, existing.endsWith('\n') ? existing : `${existing}\n`, '');
 }
 
 /** `before + block + after`, when the hand-written rest is a block list whose slugs are not the import's. */
