@@ -28,10 +28,10 @@ export function rangeQueryStream(dates: readonly string[], pageSize: number, see
       const start = day0 + Math.floor(random() * 3400) * 86_400_000;
       const end = start + (1 + Math.floor(random() * 1000)) * 86_400_000;
       const q = { start: iso(start), end: iso(end) };
-      const plan = planEntryRequest(dates, pageSize, q);
+      const plan = planEntryRequest(dates, pageSize, q, 'julian');
       if (!plan.ok) continue;
       const page = 1 + Math.floor(random() * plan.value.totalPages);
-      if (prerenderedList('entries', plan.value.filters, PEPYS_PERIOD) !== null) continue;
+      if (prerenderedList('entries', plan.value.filters, PEPYS_PERIOD, 'julian') !== null) continue;
       return { ...q, page: String(page) };
     }
   };

@@ -85,7 +85,7 @@ describe('list planning and rendering', () => {
   const dates = Array.from({ length: 120 }, (_, i) => new Date(Date.UTC(1661, 0, 1 + i)).toISOString().slice(0, 10));
   const fragments = dates.map((date) => resultFragment({ date }));
   const render = (q: ListQuery) => {
-    const planned = planEntryRequest(dates, 50, q);
+    const planned = planEntryRequest(dates, 50, q, 'julian');
     if (!planned.ok) return planned.error;
     return JSON.parse(renderPage(LIST, (i) => fragments[i] as string, 50, planned.value)) as {
       totalResults: number;

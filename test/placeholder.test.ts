@@ -20,7 +20,11 @@ describe('placeholder origins', () => {
   });
 
   it('warns in one line on a build for one, naming the setting; a Netlify build refuses it', async () => {
-    const content = writeContent({ ...smallSite(), 'site.yaml': 'apiOrigin: https://pepys.example.org\n' });
+    // With a licence: a site without one gets a warning of its own (test/license.test.ts).
+    const content = writeContent({
+      ...smallSite(),
+      'site.yaml': 'apiOrigin: https://pepys.example.org\nlicense: CC0-1.0\n',
+    });
     const out = join(tempDir('pepys-placeholder-'), 'public');
     try {
       const built = await runCli('build', ['--content', content, '--out', out]);

@@ -12,7 +12,7 @@ import { parsePage } from '../generator/core/pagination.ts';
 import { PEPYS_PERIOD } from '../generator/core/period.ts';
 import { prerenderedLists } from '../generator/core/prerendered.ts';
 
-const PRERENDERED_LISTS = prerenderedLists(PEPYS_PERIOD);
+const PRERENDERED_LISTS = prerenderedLists(PEPYS_PERIOD, 'julian');
 
 import { route } from '../generator/core/router.ts';
 import { loadSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
@@ -189,7 +189,7 @@ describe('property: the router', () => {
   it('never throws; a path with an empty, dot or escaped segment below /api/v1/ names nothing', () => {
     fc.assert(
       fc.property(path, (path) => {
-        const r = route(path);
+        const r = route(path, 'gregorian');
         const below = path.startsWith('/api/v1/')
           ? path
               .slice('/api/v1/'.length)
@@ -222,7 +222,7 @@ describe('property: the router', () => {
     };
     fc.assert(
       fc.property(path, (path) => {
-        const r = route(path);
+        const r = route(path, 'gregorian');
         const got =
           r.kind === 'list' ? `list ${r.collection}` : r.kind === 'detail' ? `detail ${r.collection} ${r.key}` : r.kind;
         expect(got, path).toBe(model(path));

@@ -5,6 +5,8 @@
 // and every topic without a `kind` of its own is in a category that is neither people nor places
 // (135 Christmas, 137 Lent, 147 Tea, 148 Sack, 150 Cloak). The one file allowed to differ is the
 // site index, which is internal (not an answer): it gained the period, the name and the webURLs.
+// Issue 35 §4 changed three on purpose: the sample states its licence (site.yaml `license:
+// CC0-1.0`), in the OpenAPI document, the Atom feed and the downloads listing.
 // An answer that is meant to change updates the fixture in the same commit, saying why:
 //   npm run build -- --out /tmp/s && (cd /tmp/s && find . -type f ! -path ./_data/site-index.json | sed 's#^\./##' |
 //   LC_ALL=C sort | while read f; do printf '%s %s\n' "$(sha256sum "$f" | cut -c1-16)" "$f"; done)

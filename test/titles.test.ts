@@ -152,9 +152,15 @@ describe('calendar dates', () => {
       expect(isIsoDate(bad), bad).toBe(false);
   });
 
-  it('knows month ends', () => {
-    expect(monthEnd(1660, 2)).toBe('1660-02-29');
-    expect(monthEnd(1661, 2)).toBe('1661-02-28');
-    expect(monthEnd(1669, 4)).toBe('1669-04-30');
+  it('knows month ends, in the calendar', () => {
+    expect(monthEnd('julian', 1660, 2)).toBe('1660-02-29');
+    expect(monthEnd('julian', 1661, 2)).toBe('1661-02-28');
+    expect(monthEnd('julian', 1669, 4)).toBe('1669-04-30');
+    expect(monthEnd('julian', 1700, 2)).toBe('1700-02-29');
+    expect(monthEnd('british', 1700, 2)).toBe('1700-02-29');
+    expect(monthEnd('gregorian', 1700, 2)).toBe('1700-02-28');
+    expect(monthEnd('british', 1900, 2)).toBe('1900-02-28');
+    expect(monthEnd('british', 1752, 9)).toBe('1752-09-30');
+    expect(monthEnd('gregorian', 999, 12)).toBe('0999-12-31');
   });
 });

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import type { BuildReport } from '../build.ts';
 import { loadSiteConfig, placeholderOrigin } from '../content/config.ts';
+import type { SiteConfig } from '../core/model.ts';
 import { printable } from '../content/problems.ts';
 import { lockOutput } from '../output/lock.ts';
 import { prepareOutput } from '../output/writer.ts';
@@ -78,11 +79,17 @@ function writeReport(file: string, report: BuildReport): void {
  */
 function warnOfPlaceholder(): void {
   let origin: string;
+  let license: SiteConfig['license'];
   try {
-    origin = loadSiteConfig(contentDir, options.overrides, process.env).apiOrigin;
+    ({ apiOrigin: origin, license } = loadSiteConfig(contentDir, options.overrides, process.env));
   } catch {
     return; // The build says what is wrong with site.yaml.
   }
+  // A published API should say what its readers may do with the data; it builds all the same.
+  if (license === null && values.quiet !== true)
+    process.stderr.write(
+      `${c.bold(c.yellow('warning:'))} no licence is stated for the data: set license in ${contentDir}/site.yaml (an SPDX id such as CC0-1.0, or { name, url })\n`,
+    );
   const why = placeholderOrigin(origin);
   if (why === null) return;
   const message = `every link will point at ${origin}, ${why}: set apiOrigin in ${contentDir}/site.yaml or pass --api-origin <origin>`;

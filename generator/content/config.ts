@@ -1,8 +1,10 @@
 // Site configuration: content/site.yaml, then the URL variable Netlify sets during builds, then
 // command-line options, each overriding the one before.
 
-import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
+import { CALENDARS, type CalendarName } from '../core/calendar.ts';
+import { type License, spdxLicense } from '../core/license.ts';
 import type { SiteConfig, TitleConvention } from '../core/model.ts';
+import { periodProblem } from '../core/period.ts';
 import { PEPYS_TITLE } from '../core/site-index.ts';
 import { DEFAULT_WEB_URLS, expandWebURL, WEB_URL_PLACEHOLDERS, type WebURLs } from '../core/urls.ts';
 import { asMapping, type FieldSource, isTimestamp, problem, rejectUnknownKeys } from './fields.ts';
@@ -22,6 +24,7 @@ export const DEFAULT_CONFIG: SiteConfig = {
   pageSize: 50,
   period: { start: '1660-01-01', end: '1669-05-31' },
   calendar: 'julian',
+  license: null,
   locale: DEFAULT_LOCALE,
   titleConvention: 'seed',
   kinds: { person: ['people'], place: ['places'] },
@@ -146,6 +149,8 @@ export function readSiteConfig(
           );
       }
       if (data.period !== undefined) readPeriod(src, data.period, config);
+      // `license:` left empty (null) states none, as no `license` does.
+      if (data.license !== undefined && data.license !== null) readLicense(src, data.license, config);
       if (data.locale !== undefined) {
         const format = typeof data.locale === 'string' ? titleFormat(data.locale) : new Error('must be a string');
         if (format instanceof Error) problem(src, 'locale', `"locale": ${format.message}`);
@@ -180,16 +185,17 @@ export function readSiteConfig(
     config.apiOrigin = origin;
   }
   const merged = { ...config, ...stripUndefined(overrides) };
-  // A period or a calendar given on the command line: the period must exist in the calendar.
+  // A period or a calendar given on the command line: the period must exist in the calendar (the
+  // command-line tools refuse such a --period first: cli/options.ts checkPeriodOverride).
   const newCalendar = overrides.calendar !== undefined && overrides.calendar !== config.calendar;
   if (overrides.period !== undefined || newCalendar) {
-    const { start, end } = merged.period;
-    const wrong =
-      dateProblem(merged.calendar, start) ??
-      dateProblem(merged.calendar, end) ??
-      (start > end ? `its start ${start} comes after its end ${end}` : null);
+    const wrong = periodProblem(merged.calendar, merged.period.start, merged.period.end);
     const what = overrides.period !== undefined ? '--period' : `"period", with --calendar ${merged.calendar}`;
-    if (wrong !== null) problems.push({ file: SITE_FILE, line: 1, message: `${what}: ${wrong}` });
+    if (wrong !== null) {
+      problems.push({ file: SITE_FILE, line: 1, message: `${what}: ${wrong}` });
+      // Not also every entry "outside the period": the one problem is the period.
+      if (overrides.period !== undefined) merged.period = config.period;
+    }
   }
   return { config: merged, problems, signature };
 }
@@ -283,10 +289,47 @@ function readPeriod(src: FieldSource, value: unknown, config: SiteConfig): void 
     return;
   }
   // The calendar is read first: its dates are the ones that exist.
-  const wrong = dateProblem(config.calendar, start) ?? dateProblem(config.calendar, end);
+  const wrong = periodProblem(config.calendar, start, end);
   if (wrong !== null) problem(src, 'period', `"period": ${wrong}`);
-  else if (start > end) problem(src, 'period', `"period": its start ${start} comes after its end ${end}`);
   else config.period = { start, end };
+}
+
+/**
+ * site.yaml's `license`: an SPDX licence id (`license: CC0-1.0`), or a name and the URL of its
+ * text (`license: { name: …, url: https://… }`).
+ */
+function readLicense(src: FieldSource, value: unknown, config: SiteConfig): void {
+  const wrong = (why: string) =>
+    problem(src, 'license', `"license" must be an SPDX licence id (e.g. CC0-1.0) or { name, url }: ${why}`);
+  if (typeof value === 'string') {
+    const license = spdxLicense(value.trim());
+    if (license === null) wrong(`${JSON.stringify(value)} is not an SPDX id (letters, digits, dots and hyphens)`);
+    else config.license = license;
+    return;
+  }
+  const given = asMapping(value);
+  if (given === null || Object.keys(given).some((k) => k !== 'name' && k !== 'url')) {
+    wrong('not a string, nor a mapping of name and url');
+    return;
+  }
+  const { name, url } = given;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
+    wrong('its name must be a non-empty string of at most 200 characters');
+    return;
+  }
+  const href = typeof url === 'string' ? httpURL(url) : null;
+  if (href === null) wrong(`its url must be an absolute http(s) URL, not ${JSON.stringify(url)}`);
+  else config.license = { name: name.trim(), url: href } satisfies License;
+}
+
+/** An http(s) URL, normalised (`https://a.org` → `https://a.org/`), or null. */
+function httpURL(text: string): string | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** readSiteConfig for callers that want the configuration only: throws ContentError on a problem. */

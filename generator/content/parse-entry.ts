@@ -1,7 +1,6 @@
 // One entry file: YAML front matter, the entry's HTML, then optionally the footnotes' HTML.
 
 import { dateProblem, parseIsoDate } from '../core/calendar.ts';
-import { isIsoDate } from '../core/dates.ts';
 import type { Entry, SiteConfig } from '../core/model.ts';
 import { entryTitle, hasTitleShape } from '../core/titles.ts';
 import { refuseCharacters } from './characters.ts';
@@ -75,14 +74,8 @@ export function parseEntryFile(
   else {
     const wrong = dateProblem(config.calendar, date);
     const { start, end } = config.period;
+    // A date of the diary's calendar is an address of the API as it is (Julian 1700-02-29 too).
     if (wrong !== null) problem(src, 'date', `"date" must be a real calendar date written YYYY-MM-DD: ${wrong}`);
-    else if (!isIsoDate(date))
-      // 29 February of a year the Julian calendar makes leap and the ISO one does not.
-      problem(
-        src,
-        'date',
-        `"date": ${date} exists in the ${config.calendar} calendar, but the API's addresses and ranges follow ISO 8601's, in which it does not; such dates are not supported yet`,
-      );
     else if (date < start || date > end)
       problem(
         src,

@@ -52,7 +52,7 @@ function errorAnswer(error: ApiError): Answer {
  * caller sends no body); OPTIONS gets 200 and the path's metadata (metadata.ts) on every path of the API.
  */
 export function answer(method: string, pathname: string, query: ListQuery, site: SiteIndex): Answer {
-  const r = route(pathname);
+  const r = route(pathname, site.calendar);
   if (r.kind === 'unknown') return errorAnswer(NOT_FOUND);
   if (method === 'OPTIONS') return { kind: 'body', status: 200, body: metadataBody(r) };
   if (method !== 'GET' && method !== 'HEAD') return errorAnswer(methodNotAllowed(method));
@@ -80,7 +80,7 @@ function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answ
   if (collection !== 'categories') {
     // The date filters' 400 first, then the record filters' 400 or 404, then the search's 400s,
     // then the page's 404.
-    const dates = collection === 'entries' ? entryFilters(q, site.period.start) : ok({});
+    const dates = collection === 'entries' ? entryFilters(q, site.calendar, site.period.start) : ok({});
     if (!dates.ok) return errorAnswer(dates.error);
     const records = recordFilters(collection, q, site);
     if (!records.ok) return errorAnswer(records.error);
@@ -91,11 +91,11 @@ function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answ
   const total = collection === 'categories' ? site.categorySlugs.size : site.topicIds.size;
   const planned =
     collection === 'entries'
-      ? planEntryRequest(site.entryDates, site.pageSize, q)
+      ? planEntryRequest(site.entryDates, site.pageSize, q, site.calendar)
       : requestedPage(wholeList(total), site.pageSize, q.page);
   if (!planned.ok) return errorAnswer(planned.error);
   const plan = planned.value;
-  const list = prerenderedList(collection, plan.filters, site.period);
+  const list = prerenderedList(collection, plan.filters, site.period, site.calendar);
   if (list !== null) return { kind: 'file', file: pageFile(list.dir, plan.page) };
   // Only entry lists are filtered, so only they get here.
   return {

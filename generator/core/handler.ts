@@ -160,7 +160,7 @@ function represent(
   query: ListQuery,
   status: number,
   json: Uint8Array,
-  site: Pick<SiteIndex, 'apiOrigin' | 'period' | 'name'> | undefined,
+  site: Pick<SiteIndex, 'apiOrigin' | 'period' | 'name' | 'calendar' | 'license'> | undefined,
   coder: ContentCoder | undefined,
   type: string = JSON_TYPE,
 ): ApiResponse {
@@ -193,6 +193,8 @@ function represent(
       apiOrigin: site?.apiOrigin,
       period: site?.period,
       name: site?.name,
+      calendar: site?.calendar,
+      license: site?.license,
     });
     body = encoder.encode(html);
   }

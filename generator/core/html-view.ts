@@ -7,7 +7,9 @@
 // (the matches shown with their snippets). One self-contained document: inline CSS, no
 // script, nothing from any other origin; it works offline and without JavaScript. Runtime-free.
 
+import type { CalendarName } from './calendar.ts';
 import { REASON_PHRASES } from './errors.ts';
+import type { License } from './license.ts';
 import { entryFilters, type ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL } from './pagination.ts';
 import { PEPYS_PERIOD, type Period } from './period.ts';
@@ -29,6 +31,10 @@ export interface HtmlViewInput {
   period?: Period | undefined;
   /** The API's name (site-index.ts apiName; the Pepys diary's when unknown). */
   name?: string | undefined;
+  /** The calendar of the dates in `start` and `end` (the Pepys diary's when unknown). */
+  calendar?: CalendarName | undefined;
+  /** The licence of the data, stated in the footer (none when null or unknown). */
+  license?: License | null | undefined;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -190,10 +196,12 @@ function position(
   collection: string,
   query: ListQuery,
   apiOrigin: string | undefined,
+  calendar: CalendarName,
 ): string {
   const page = currentPage(query, envelope.totalPages);
   const shown = envelope.results.length;
-  const filters: LinkFilters = collection === 'entries' ? ((v) => (v.ok ? v.value : {}))(entryFilters(query)) : {};
+  const filters: LinkFilters =
+    collection === 'entries' ? ((v) => (v.ok ? v.value : {}))(entryFilters(query, calendar)) : {};
   const searching = collection !== 'categories' && !isBlankSearch(query.search);
   if (searching) {
     filters.search = query.search as string;
@@ -302,6 +310,11 @@ const STYLE =
   'button{background:#0b4f9c;color:#fff;border:0;border-radius:3px;padding:.3rem .8rem;cursor:pointer}' +
   'footer{border-top:1px solid #bbb;margin-top:2rem;color:#333}';
 
+/** The footer's line of the data's licence: a link to its text (a link, not an asset). */
+function licenseLine(license: License): string {
+  return `<p>The data is published under <a rel="license" href="${esc(license.url)}">${escText(license.name)}</a>.</p>`;
+}
+
 /** The browsable HTML page of a JSON answer. */
 export function renderHtmlView(input: HtmlViewInput): string {
   const { status, path, query, apiOrigin } = input;
@@ -342,7 +355,9 @@ export function renderHtmlView(input: HtmlViewInput): string {
     '<a class="skip" href="#main">Skip to the answer</a>' +
     `<header>${sectionNav(parts)}</header>` +
     `<main id="main" tabindex="-1"><h1>${escText(title)}</h1>${detail}` +
-    (envelope === null || collection === undefined ? '' : position(envelope, path, collection, query, apiOrigin)) +
+    (envelope === null || collection === undefined
+      ? ''
+      : position(envelope, path, collection, query, apiOrigin, input.calendar ?? 'julian')) +
     (showsForm ? rangeForm(query, input.period ?? PEPYS_PERIOD) : '') +
     (parts?.length === 1 && (collection === 'entries' || collection === 'topics')
       ? searchForm(collection, query)
@@ -354,6 +369,8 @@ export function renderHtmlView(input: HtmlViewInput): string {
     (jsonLink === ''
       ? ''
       : `, and so does a browser at <a href="${esc(jsonLink)}">the <code>.json</code> address</a>`) +
-    '. The API is described by its <a href="/api/v1/schema">OpenAPI document</a>.</p></footer></body></html>\n'
+    '. The API is described by its <a href="/api/v1/schema">OpenAPI document</a>.</p>' +
+    (input.license == null ? '' : licenseLine(input.license)) +
+    '</footer></body></html>\n'
   );
 }

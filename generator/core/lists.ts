@@ -3,7 +3,8 @@
 // render list pages here. Requests are validated here (400 for a date, 404 for a page); the
 // build plans its pages with the typed functions, never through query strings.
 
-import { isIsoDate } from './dates.ts';
+import type { CalendarName } from './calendar.ts';
+import { isCalendarDate } from './dates.ts';
 import { type ApiError, INVALID_PAGE, invalidDate } from './errors.ts';
 import { envelope } from './json.ts';
 import { type LinkFilters, pageURL, parsePage, totalPagesFor } from './pagination.ts';
@@ -76,15 +77,15 @@ export function entrySlice(dates: readonly IsoDate[], filters: LinkFilters): Lis
 }
 
 /**
- * The date filters of a request: empty values are absent; anything else must be a real date (the
- * error's example: `example`, the diary's first day).
+ * The date filters of a request: empty values are absent; anything else must be a real date of
+ * the diary's calendar (the error's example: `example`, the diary's first day).
  */
-export function entryFilters(q: ListQuery, example?: IsoDate): Result<LinkFilters, ApiError> {
+export function entryFilters(q: ListQuery, calendar: CalendarName, example?: IsoDate): Result<LinkFilters, ApiError> {
   const filters: LinkFilters = {};
   for (const name of ['start', 'end'] as const) {
     const value = q[name];
     if (value === undefined || value === '') continue;
-    if (!isIsoDate(value)) return fail(invalidDate(name, value, example));
+    if (!isCalendarDate(calendar, value)) return fail(invalidDate(name, value, example));
     filters[name] = value;
   }
   return ok(filters);
@@ -111,8 +112,9 @@ export function planEntryRequest(
   dates: readonly IsoDate[],
   pageSize: number,
   q: ListQuery,
+  calendar: CalendarName,
 ): Result<PagePlan, ApiError> {
-  const filters = entryFilters(q);
+  const filters = entryFilters(q, calendar);
   return filters.ok ? requestedPage(entrySlice(dates, filters.value), pageSize, q.page) : filters;
 }
 

@@ -2,6 +2,7 @@
 // Built by generator/content/build-model.ts; read by the renderers.
 
 import type { CalendarName } from './calendar.ts';
+import type { License } from './license.ts';
 import type { IsoDate, Timestamp, TopicKind } from './types.ts';
 import type { WebURLs } from './urls.ts';
 
@@ -21,6 +22,8 @@ export interface SiteConfig {
   period: { start: IsoDate; end: IsoDate };
   /** The calendar the entries' dates are written in. */
   calendar: CalendarName;
+  /** The licence of the data (site.yaml `license`), or null when the site states none. */
+  license: License | null;
   /** Names and word order of entry titles: a date-fns locale code, or `en` (content/locale.ts). */
   locale: string;
   titleConvention: TitleConvention;

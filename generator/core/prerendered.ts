@@ -3,6 +3,7 @@
 // exactly these, answer() serves a request from them when it names one, and the CDN rules map
 // onto them.
 
+import type { CalendarName } from './calendar.ts';
 import { monthEnd } from './dates.ts';
 import type { LinkFilters } from './pagination.ts';
 import { type Period, periodMonths, periodYears } from './period.ts';
@@ -33,8 +34,8 @@ interface Lists {
 // By period: a build, a server and an isolate each have one (or one at a time).
 const made = new Map<string, Lists>();
 
-function listsOf(period: Period): Lists {
-  const id = `${period.start}|${period.end}`;
+function listsOf(period: Period, calendar: CalendarName): Lists {
+  const id = `${period.start}|${period.end}|${calendar}`;
   let lists = made.get(id);
   if (lists === undefined) {
     const all: PrerenderedList[] = [
@@ -46,7 +47,7 @@ function listsOf(period: Period): Lists {
       })),
       ...periodMonths(period).map((month) => ({
         collection: 'entries' as const,
-        filters: { start: `${month}-01`, end: monthEnd(Number(month.slice(0, 4)), Number(month.slice(5, 7))) },
+        filters: { start: `${month}-01`, end: monthEnd(calendar, Number(month.slice(0, 4)), Number(month.slice(5, 7))) },
         dir: `api/v1/entries/months/${month}`,
       })),
       unfiltered('categories'),
@@ -59,12 +60,17 @@ function listsOf(period: Period): Lists {
   return lists;
 }
 
-/** Every pre-rendered list of a diary of this period. */
-export function prerenderedLists(period: Period): readonly PrerenderedList[] {
-  return listsOf(period).all;
+/** Every pre-rendered list of a diary of this period, in its calendar (a month's last day). */
+export function prerenderedLists(period: Period, calendar: CalendarName): readonly PrerenderedList[] {
+  return listsOf(period, calendar).all;
 }
 
 /** The pre-rendered list that these exact filters select, if the build writes one. */
-export function prerenderedList(collection: Collection, filters: LinkFilters, period: Period): PrerenderedList | null {
-  return listsOf(period).byKey.get(key(collection, filters)) ?? null;
+export function prerenderedList(
+  collection: Collection,
+  filters: LinkFilters,
+  period: Period,
+  calendar: CalendarName,
+): PrerenderedList | null {
+  return listsOf(period, calendar).byKey.get(key(collection, filters)) ?? null;
 }

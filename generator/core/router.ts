@@ -4,7 +4,8 @@
 // names no resource, it is not the root) and percent-escapes are not decoded (no key of the API
 // needs one), so that `%2e%2e` is as unknown as `..`.
 
-import { isIsoDate } from './dates.ts';
+import type { CalendarName } from './calendar.ts';
+import { isCalendarDate } from './dates.ts';
 import { DOWNLOAD_TYPES } from './files.ts';
 import { topicKey } from './topic-id.ts';
 import type { Collection } from './types.ts';
@@ -26,7 +27,8 @@ const COLLECTIONS: ReadonlySet<string> = new Set<Collection>(['entries', 'catego
 const SLUG = /^[-a-zA-Z0-9_]+$/;
 const UNKNOWN: Route = { kind: 'unknown' };
 
-export function route(pathname: string): Route {
+/** The route of a path; an entry's address is a date of the diary's `calendar`. */
+export function route(pathname: string, calendar: CalendarName): Route {
   // `/api/v1/.json`: the `/api/v1/` spelling with the format suffix, which every other path takes.
   if (pathname === '/api/v1' || pathname === '/api/v1/' || pathname === '/api/v1.json' || pathname === '/api/v1/.json')
     return { kind: 'root' };
@@ -49,7 +51,7 @@ export function route(pathname: string): Route {
   const key = parts[1] ?? '';
   switch (c) {
     case 'entries':
-      return isIsoDate(key) ? { kind: 'detail', collection: c, key } : UNKNOWN;
+      return isCalendarDate(calendar, key) ? { kind: 'detail', collection: c, key } : UNKNOWN;
     case 'categories':
       return SLUG.test(key) ? { kind: 'detail', collection: c, key } : UNKNOWN;
     case 'topics': {

@@ -2,9 +2,11 @@
 // record from a known one, without the content. The build writes it (SITE_INDEX_FILE); the local
 // server and the edge functions load it once per generation or per isolate.
 
-import { areIsoDates, isIsoDate } from './dates.ts';
+import { CALENDARS, type CalendarName } from './calendar.ts';
+import { areCalendarDates, isCalendarDate } from './dates.ts';
 import { hash64 } from './hash.ts';
 import { resultFragment } from './json.ts';
+import { isLicense, type License } from './license.ts';
 import type { Model } from './model.ts';
 import { PEPYS_PERIOD, type Period } from './period.ts';
 import { entryItem } from './records.ts';
@@ -29,6 +31,10 @@ export interface SiteIndexFile {
   pageSize: number;
   /** The diary's first and last day (site.yaml `period`): its years and months are pre-rendered. */
   period: Period;
+  /** The calendar of the entries' dates, addresses and `start`/`end` (site.yaml `calendar`). */
+  calendar: CalendarName;
+  /** The licence of the data (site.yaml `license`), absent when the site states none. */
+  license?: License;
   /** The API's name in the HTML view (apiName). */
   name: string;
   /** Templates of the webURLs (site.yaml webURLs). */
@@ -47,6 +53,8 @@ export interface SiteIndex {
   siteOrigin: string;
   pageSize: number;
   period: Period;
+  calendar: CalendarName;
+  license: License | null;
   name: string;
   webURLs: WebURLs;
   entryDates: IsoDate[];
@@ -65,12 +73,14 @@ export function apiName(title: string): string {
 }
 
 export function siteIndexFile(model: Model): SiteIndexFile {
-  const { apiOrigin, siteOrigin, pageSize, period, webURLs } = model.config;
+  const { apiOrigin, siteOrigin, pageSize, period, calendar, license, webURLs } = model.config;
   const body: Omit<SiteIndexFile, 'buildId' | 'version'> = {
     apiOrigin,
     siteOrigin,
     pageSize,
     period: { start: period.start, end: period.end },
+    calendar,
+    ...(license === null ? {} : { license: { ...license } }),
     name: apiName(model.config.title),
     webURLs: { entry: webURLs.entry, category: webURLs.category, topic: webURLs.topic },
     categories: model.categories.map((c) => c.slug),
@@ -91,13 +101,21 @@ function defect(f: Record<string, unknown>): string | null {
     if (!isString(f[key])) return `"${key}" is not a string`;
   if (!Number.isSafeInteger(f.pageSize) || (f.pageSize as number) < 1)
     return '"pageSize" is not a positive whole number';
+  // Absent from the indexes of builds made before it was written, whose addresses were ISO dates.
+  if (f.calendar !== undefined && !CALENDARS.includes(f.calendar as CalendarName))
+    return `"calendar" is not one of ${CALENDARS.join(', ')}`;
+  const calendar = calendarOf(f);
   // Absent from the indexes of builds made before it was written: those were all of Pepys's period.
   const period = f.period as Partial<Period> | null | undefined;
   if (
     period !== undefined &&
-    (typeof period !== 'object' || period === null || !isIsoDate(period.start ?? '') || !isIsoDate(period.end ?? ''))
+    (typeof period !== 'object' ||
+      period === null ||
+      !isCalendarDate(calendar, period.start ?? '') ||
+      !isCalendarDate(calendar, period.end ?? ''))
   )
     return '"period" is not { start, end } of two dates';
+  if (f.license !== undefined && !isLicense(f.license)) return '"license" is not { name, url, identifier? }';
   if (f.name !== undefined && (typeof f.name !== 'string' || f.name === '')) return '"name" is not a string';
   const web = f.webURLs as Partial<WebURLs> | null | undefined;
   if (
@@ -130,8 +148,13 @@ function defect(f: Record<string, unknown>): string | null {
     previous = date;
   }
   // The dates' validity in one match, not a call a date (dates.ts).
-  if (!areIsoDates(dates)) return '"entries" holds something other than [date, title, time]';
+  if (!areCalendarDates(calendar, dates)) return '"entries" holds something other than [date, title, time]';
   return null;
+}
+
+/** The calendar of an index; absent (an index older than it), the ISO dates' addresses had then. */
+function calendarOf(f: Record<string, unknown>): CalendarName {
+  return f.calendar === undefined ? 'gregorian' : (f.calendar as CalendarName);
 }
 
 /** Loads a parsed SITE_INDEX_FILE; anything that is not one is an error saying what is wrong. */
@@ -162,6 +185,8 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
     siteOrigin: f.siteOrigin,
     pageSize: f.pageSize,
     period: f.period === undefined ? PEPYS_PERIOD : { start: f.period.start, end: f.period.end },
+    calendar: calendarOf(f as unknown as Record<string, unknown>),
+    license: f.license === undefined ? null : { ...f.license },
     name: f.name ?? apiName(PEPYS_TITLE),
     webURLs,
     entryDates: f.entries.map((e) => e[0]),

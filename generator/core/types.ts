@@ -32,6 +32,8 @@ export interface Download {
 
 export interface DownloadList {
   downloads: Download[];
+  /** The licence of the data (site.yaml `license`), when the site states one. */
+  license?: { name: string; url: string; identifier?: string };
 }
 
 export interface EntryItem {

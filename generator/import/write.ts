@@ -19,8 +19,17 @@ import type { WebSite } from '../core/urls.ts';
 import { CONTENT_NAMES, checkApart, checkNotPrecious, hasMarker, MARKER_FILE } from '../output/guard.ts';
 import { isAlive } from '../output/trash.ts';
 
-/** The site.yaml an import creates when there is none: the generator's own defaults. */
-const DEFAULT_SITE_YAML = `${Object.entries(DEFAULT_CONFIG)
+/**
+ * The licence of what the import writes: the Standard Ebooks edition dedicates its markup and
+ * notes to the public domain (CC0 1.0), and Pepys's text is in it (the corpus's LICENSE.md).
+ */
+const EDITION_LICENSE = {
+  name: "CC0 1.0 Universal (the Standard Ebooks edition's markup and notes; the diary's text is in the public domain)",
+  url: 'https://creativecommons.org/publicdomain/zero/1.0/',
+};
+
+/** The site.yaml an import creates when there is none: the generator's own defaults, and the edition's licence. */
+const DEFAULT_SITE_YAML = `${Object.entries({ ...DEFAULT_CONFIG, license: EDITION_LICENSE })
   .map(([key, value]) => `${key}: ${flowYaml(value)}`)
   .join('\n')}\n`;
 

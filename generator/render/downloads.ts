@@ -436,7 +436,8 @@ function downloadsOf(model: Model, bodies: Map<string, Uint8Array>): Downloads {
     bytes: body.length,
     sha256: createHash('sha256').update(body).digest('hex'),
   }));
-  const list: DownloadList = { downloads };
+  const { license } = model.config;
+  const list: DownloadList = license === null ? { downloads } : { downloads, license: { ...license } };
   return {
     files: [...bodies].map(([name, body]) => ({ path: downloadFile(name), body })),
     list: { path: DOWNLOADS_FILE, body: pretty(list) },

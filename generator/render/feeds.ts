@@ -5,6 +5,7 @@
 
 import { generateAtomFeed, generateJsonFeed } from 'feedsmith';
 import { FEED_FILES } from '../core/files.ts';
+import { licenseText } from '../core/license.ts';
 import type { Entry, Model } from '../core/model.ts';
 import { entryApiURL, entryWebURL } from '../core/urls.ts';
 import type { TextFile } from './render-site.ts';
@@ -42,6 +43,8 @@ function atomFeed(model: Model): string {
       title: { value: title },
       updated: updatedOf(model, entries),
       authors: [{ name: author }],
+      // The licence of the data, in words with the URL of its text (site.yaml `license`).
+      ...(model.config.license === null ? {} : { rights: { value: licenseText(model.config.license) } }),
       links: [
         { href: self, rel: 'self', type: 'application/atom+xml' },
         { href: `${siteOrigin}/`, rel: 'alternate', type: 'text/html' },

@@ -11,6 +11,7 @@ import { INVALID_PAGE, invalidDate, NOT_FOUND, noRecord } from '../core/errors.t
 import { DOWNLOAD_TYPES, SCHEMA_FILE } from '../core/files.ts';
 import { API_HEADERS, CLIENT_CACHE_CONTROL, NO_STORE, PREFLIGHT_MAX_AGE } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
+import { type License, openApiLicense } from '../core/license.ts';
 import { pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
 import type { Model, SiteConfig } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, root, topicDetail } from '../core/records.ts';
@@ -140,7 +141,22 @@ function entryWords(config: SiteConfig): EntryWords {
   };
 }
 
-function schemas(o: Origins, pageSize: number, words: EntryWords): Doc {
+/** The listing of the downloads: with the licence of the data, when the site states one. */
+function downloadList(license: License | null): Doc {
+  const downloads = { type: 'array', items: schemaRef('Download'), description: 'Each file, once.' };
+  if (license === null) return record<Pick<DownloadList, 'downloads'>>('The files of the whole data.', { downloads });
+  const fields: Record<string, Doc> = {
+    name: { type: 'string', description: 'What the licence is called (its SPDX id when it has one).' },
+    url: { type: 'string', format: 'uri', description: 'Where its text is.' },
+  };
+  if (license.identifier !== undefined) fields.identifier = { type: 'string', description: 'Its SPDX licence id.' };
+  return record<Required<DownloadList>>('The files of the whole data, and the licence they are published under.', {
+    downloads,
+    license: record<Record<string, unknown>>('The licence of the data.', fields),
+  });
+}
+
+function schemas(o: Origins, pageSize: number, words: EntryWords, license: License | null): Doc {
   const api = literal(`${o.apiOrigin}${API_PATH}`);
   const site = literal(o.siteOrigin);
   const url = (pattern: string, description: string): Doc => ({
@@ -272,9 +288,7 @@ function schemas(o: Origins, pageSize: number, words: EntryWords): Doc {
       ]),
       'A page of the topic list: its filters (`category`, `kind`, `ordering`, `search`) and `page` in alphabetical order, no `page` on page 1.',
     ),
-    DownloadList: record<DownloadList>('The files of the whole data.', {
-      downloads: { type: 'array', items: schemaRef('Download'), description: 'Each file, once.' },
-    }),
+    DownloadList: downloadList(license),
     Download: record<Download>('A file of the whole data, served as it is (no content coding).', {
       name: { type: 'string', enum: [...DOWNLOAD_TYPES.keys()], description: 'The last segment of its URL.' },
       description: text('What it holds, and how.'),
@@ -941,6 +955,8 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, Fr
       // Whoever publishes the diary, at its human-readable site.
       contact: { name: config.title, url: `${o.siteOrigin}/` },
       version: '1',
+      // What the data is published under (site.yaml `license`), when the site says.
+      ...(config.license === null ? {} : { license: openApiLicense(config.license) }),
       summary: `${config.title}, one entry a day, and its encyclopedia: read-only, as JSON.`,
       description:
         'Every answer is UTF-8 JSON, pretty-printed. Lists are paginated (' +
@@ -968,7 +984,7 @@ function openApiDocument(model: Model, fragments: Readonly<Record<Collection, Fr
     ],
     paths: paths(),
     components: {
-      schemas: schemas(o, config.pageSize, entryWords(config)),
+      schemas: schemas(o, config.pageSize, entryWords(config), config.license),
       responses: responses(examples(model, fragments), model.config),
       parameters: parameters(model),
       headers: headers(),
