@@ -1,6 +1,7 @@
 // `pepys-api init`: a new content directory that builds as it is, in the calendar and locale
 // asked for; refusals are one line and exit 2, with nothing written.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +24,9 @@ describe('init', () => {
     expect(model.entries.map((e) => [e.title, e.topicIds])).toEqual([['Donnerstag, 14. September 1752', [1]]]);
     expect(model.topics.map((t) => [t.kind, t.orderTitle])).toEqual([['person', 'Friend, A']]);
     expect(model.config.period).toEqual({ start: '1752-09-14', end: '1753-09-14' });
+    // A licence to fill in (issue 35 §4): until it is, a build warns.
+    expect(model.config.license).toBe(null);
+    expect(readFileSync(join(dir, 'site.yaml'), 'utf8')).toMatch(/\n# license: CC-BY-4\.0\n/);
   });
 
   it('refuses a directory that holds anything, and options it cannot use, writing nothing', async () => {
@@ -123,10 +127,17 @@ describe('init', () => {
     ]);
     expect(wider.code, wider.stderr).toBe(0);
     expect(existsSync(join(out, 'api/v1/entries/years/1918/pages/1.json'))).toBe(true);
+    // A period site.yaml could not have is a usage error, as site.yaml's is a content error (issue
+    // 36.10: it was accepted, then every entry was "outside the period").
     const cases: Array<[string, number, RegExp]> = [
       ['1914', 2, /^error: --period: <start>\.\.<end>, two dates written YYYY-MM-DD, not 1914\n$/],
-      ['1915-01-01..1915-02-29', 1, /--period: 1915-02-29 is not a date of the Gregorian calendar/],
-      ['1915-01-01..1914-01-01', 1, /--period: its start 1915-01-01 comes after its end 1914-01-01/],
+      [
+        '1915-01-01..1915-02-29',
+        2,
+        /^error: --period: 1915-02-29 is not a date of the Gregorian calendar: 1915 is not a leap year in it\n$/,
+      ],
+      ['1914-02-30..1915-01-01', 2, /^error: --period: 1914-02-30 is not a date of the Gregorian calendar/],
+      ['1915-01-01..1914-01-01', 2, /^error: --period: its start 1915-01-01 comes after its end 1914-01-01\n$/],
       [
         '1915-01-01..1916-01-01',
         1,
@@ -140,6 +151,59 @@ describe('init', () => {
     }
     // The last good build is still there.
     expect(existsSync(join(out, 'api/v1/entries/years/1918/pages/1.json'))).toBe(true);
+    // In the calendar --calendar names, over site.yaml's: Julian 1900-02-29 exists.
+    const julian = await runCli('build', [
+      ...['--content', dir, '--out', out, '--quiet', '--calendar', 'julian'],
+      ...['--period', '1900-02-29..1915-01-01'],
+    ]);
+    expect(julian.code, julian.stderr).toBe(0);
+    const gregorian = await runCli('build', ['--content', dir, '--out', out, '--period', '1900-02-29..1915-01-01']);
+    expect([gregorian.code, gregorian.stderr]).toEqual([
+      2,
+      'error: --period: 1900-02-29 is not a date of the Gregorian calendar: 1900 is not a leap year in it\n',
+    ]);
+  });
+
+  it('writes what its own build accepts: a period that ends in year 9999 at the latest, a Julian leap day', async () => {
+    const last = join(tempDir('pepys-init-'), 'last');
+    expect((await runCli('init', [last, '--start', '9999-12-31'])).code).toBe(0);
+    expect((await loadContent(last)).model.config.period).toEqual({ start: '9999-12-31', end: '9999-12-31' });
+    const leap = join(tempDir('pepys-init-'), 'leap');
+    const julian = await runCli('init', [leap, '--start', '1700-02-29', '--calendar', 'julian']);
+    expect(julian.code, julian.stderr).toBe(0);
+    const { model } = await loadContent(leap);
+    expect(model.config.period).toEqual({ start: '1700-02-29', end: '1701-02-28' });
+    expect(model.entries.map((e) => e.title)).toEqual(['Thursday 29 February 1700']);
+    const refused = join(tempDir('pepys-init-'), 'refused');
+    const cases: Array<[string[], string]> = [
+      [
+        ['--start', '1700-02-29', '--calendar', 'gregorian'],
+        'error: --start: 1700-02-29 is not a date of the Gregorian calendar: 1700 is not a leap year in it\n',
+      ],
+      [
+        ['--title', 'x'.repeat(201)],
+        'error: the site.yaml it would write: "title" must be a non-empty string of at most 200 characters\n',
+      ],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = await runCli('init', [refused, ...args]);
+      expect([r.code, r.stderr], args.join(' ')).toEqual([2, stderr]);
+      expect(existsSync(refused)).toBe(false);
+    }
+  });
+
+  it("quotes the directory in its 'next:' line for a POSIX shell", async () => {
+    const parent = tempDir('pepys-init-');
+    for (const name of ['my diary', "Pepys's", 'two\nlines', '--dashes', '-', 'plain_1.0']) {
+      const r = await runCli('init', ['--', name], { cwd: parent });
+      expect(r.code, r.stderr).toBe(0);
+      const command = /; next: (pepys-api build [\s\S]*)\n$/.exec(r.stdout)?.[1] as string;
+      // The words a POSIX shell makes of it (sh runs printf in its place).
+      const words = execFileSync('sh', ['-c', command.replace(/^pepys-api /, "printf '%s\\0' ")], { encoding: 'utf8' });
+      const dir = name.startsWith('-') ? `./${name}` : name;
+      expect(words.split('\0'), name).toEqual(['build', '--content', dir, '--out', 'public', '']);
+      expect(existsSync(join(parent, dir, 'site.yaml')), name).toBe(true);
+    }
   });
 
   it("pre-renders the years and months of the diary's own period, and the server answers from them", async () => {

@@ -6,9 +6,14 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSiteConfig } from '../content/config.ts';
 import { titleFormat } from '../content/locale.ts';
-import { CALENDARS, type CalendarName, dateProblem } from '../core/calendar.ts';
+import { parseEntryFile } from '../content/parse-entry.ts';
+import type { Problem } from '../content/problems.ts';
+import { CALENDARS, type CalendarName, dateProblem, parseIsoDate } from '../core/calendar.ts';
+import { pad2 } from '../core/dates.ts';
 import { DOWNLOAD_PATHS } from '../core/files.ts';
+import { ok } from '../core/result.ts';
 import { EXIT_FAILED, fail } from './exit.ts';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
 
@@ -39,7 +44,9 @@ const { values, positionals } = parseCommand('pepys-api init', USAGE, {
   },
 });
 const dir = positionals[0];
-if (dir === undefined || positionals.length > 1) fail('give one directory to make (pepys-api init --help)');
+// An empty name would be the working directory itself, which the emptiness check below never sees.
+if (dir === undefined || dir === '' || positionals.length > 1)
+  fail('give one directory to make (pepys-api init --help)');
 const calendar = values.calendar as CalendarName;
 if (!CALENDARS.includes(calendar)) fail(`--calendar: one of ${CALENDARS.join(', ')}, not ${values.calendar}`);
 const format = titleFormat(values.locale as string);
@@ -57,9 +64,7 @@ if (values.cloudflare === true) deployFiles['wrangler.jsonc'] = wranglerJsonc(di
 for (const name of Object.keys(deployFiles))
   if (existsSync(name)) fail(`${name} exists here: init does not replace it (remove it, or run init elsewhere)`);
 
-// A year later, less a day: the last day of the period (dates compare as text).
-const end = `${String(Number(start.slice(0, 4)) + 1).padStart(4, '0')}${start.slice(4)}`;
-const endDate = dateProblem(calendar, end) === null ? end : `${end.slice(0, 8)}28`;
+const endDate = aYearLater(calendar, start);
 const files: Record<string, string> = {
   'site.yaml': `# The diary's settings (README.md; every key is described in the generator's docs/content-format.md).
 title: ${JSON.stringify(values.title)}
@@ -67,6 +72,10 @@ author: "The diarist"
 # Where the API will be published, and where the diary's own pages are: change both.
 apiOrigin: https://api.diary.example.org
 siteOrigin: https://www.diary.example.org
+# The licence the data is published under, which the API states (OpenAPI document, Atom feed,
+# downloads, HTML pages): an SPDX id (CC0-1.0, CC-BY-4.0, …) or { name: …, url: https://… }.
+# Until it is set, a build warns.
+# license: CC-BY-4.0
 period: { start: ${start}, end: ${endDate} }
 calendar: ${calendar}
 locale: ${values.locale}
@@ -86,8 +95,8 @@ date: ${start}
 
 The content of a diary, published as a static JSON API by pepys-static-api:
 
-    npx pepys-api build --content ${dir} --out public     # the API's files, in public/
-    npx pepys-api serve --content ${dir}                  # the same, on http://127.0.0.1:8888
+    npx pepys-api build --content ${shellWord(dir)} --out public     # the API's files, in public/
+    npx pepys-api serve --content ${shellWord(dir)}                  # the same, on http://127.0.0.1:8888
     npx pepys-api verify http://127.0.0.1:8888            # a published copy checked against a build
 
 - \`site.yaml\`: the title, where the API is published, the diary's period, the calendar its
@@ -103,6 +112,7 @@ A build stops at the first invalid file with its name, its line and what is wron
 last good output in place.
 `,
 };
+checkWritten(files);
 try {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -114,14 +124,46 @@ try {
 }
 const also = Object.keys(deployFiles).length > 0 ? ` and ${Object.keys(deployFiles).join(', ')}` : '';
 process.stdout.write(
-  `made ${dir}: ${Object.keys(files).length} files${also}; next: pepys-api build --content ${dir} --out public\n`,
+  `made ${shellWord(dir)}: ${Object.keys(files).length} files${also}; next: pepys-api build --content ${shellWord(dir)} --out public\n`,
 );
+
+/**
+ * The last day of a diary that starts on `start`: the same day a year later, or the last day
+ * before it that the calendar has (29 February, the British gap), and 9999-12-31 at the latest.
+ */
+function aYearLater(calendar: CalendarName, start: string): string {
+  const { year, month, day } = parseIsoDate(start) as { year: number; month: number; day: number };
+  if (year >= 9999) return '9999-12-31';
+  const next = String(year + 1).padStart(4, '0');
+  let d = day;
+  while (d > 1 && dateProblem(calendar, `${next}-${pad2(month)}-${pad2(d)}`) !== null) d--;
+  return `${next}-${pad2(month)}-${pad2(d)}`;
+}
+
+/**
+ * The site.yaml and the entry init writes, read as a build reads them: an option that would make
+ * a directory its own build refuses (a title too long, say) is a usage error, and nothing is written.
+ */
+function checkWritten(written: Readonly<Record<string, string>>): void {
+  const text = written['site.yaml'] as string;
+  const site = readSiteConfig(
+    dir as string,
+    {},
+    {},
+    ok({ text, bytes: new TextEncoder().encode(text), signature: '' }),
+  );
+  const problems: Problem[] = [...site.problems];
+  for (const [path, entry] of Object.entries(written))
+    if (path.startsWith('entries/')) parseEntryFile(entry, path, site.config, problems);
+  const [first] = problems;
+  if (first !== undefined) fail(`the ${first.file} it would write: ${first.message}`);
+}
 
 /** netlify.toml for a project that deploys `contentDir`: the build writes the edge function too. */
 function netlifyToml(contentDir: string): string {
   const build = (extra: string) =>
     `npx pepys-api build --content ${shellWord(contentDir)} --out public${extra} --target netlify`;
-  return `# Netlify (written by \`pepys-api init --netlify\`): the build writes the API of ${contentDir} into
+  return `# Netlify (written by \`pepys-api init --netlify\`): the build writes the API of ${commentWord(contentDir)} into
 # public/ and, with --target netlify, the edge function that answers every request under /api/
 # into .netlify/v1/edge-functions/, where Netlify's build finds it (nothing to declare here).
 [build]
@@ -175,7 +217,7 @@ function wranglerJsonc(contentDir: string): string {
   };
   return `// Cloudflare Workers (written by \`pepys-api init --cloudflare\`): build with the Worker's origin,
 // then deploy with wrangler:
-//   npx pepys-api build --content ${contentDir} --out public --api-origin https://<name>.<account>.workers.dev
+//   npx pepys-api build --content ${commentWord(contentDir)} --out public --api-origin https://<name>.<account>.workers.dev
 //   npx wrangler deploy
 // Every request under /api reaches the Worker (the package's, which wrangler bundles), but the
 // downloads, which the static layer serves; the Worker reads the build's files through ASSETS.
@@ -183,7 +225,18 @@ ${JSON.stringify(config, null, 2)}
 `;
 }
 
-/** A path as one word of a shell command. */
-function shellWord(text: string): string {
+/**
+ * A path as one word of a POSIX shell command: as it is when it has only safe characters, else
+ * single-quoted (a quote as '\''; a line break stays inside the quotes). A leading `-` would be
+ * read as an option: `./` before it.
+ */
+function shellWord(path: string): string {
+  const text = path.startsWith('-') ? `./${path}` : path;
   return /^[\w./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** A path as one word of a shell command in a comment line: with no line break, whatever it holds. */
+function commentWord(path: string): string {
+  // A line break would end the comment, and the rest would be read as TOML or JSON.
+  return /\p{Cc}/u.test(path) ? JSON.stringify(path) : shellWord(path);
 }

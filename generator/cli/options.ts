@@ -5,9 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ConfigOverrides } from '../content/config.ts';
-import { parseConvention, parseOrigin } from '../content/config.ts';
+import { parseConvention, parseOrigin, readSiteConfig } from '../content/config.ts';
 import { titleFormat } from '../content/locale.ts';
 import { CALENDARS, type CalendarName } from '../core/calendar.ts';
+import { type Period, periodProblem } from '../core/period.ts';
 import { fail } from './exit.ts';
 
 export const CONFIG_OPTIONS = {
@@ -38,6 +39,7 @@ export const CONFIG_HELP = `  --content <dir>            content directory (defa
 export { fail };
 
 export function configOverrides(values: {
+  content?: string | undefined;
   'api-origin'?: string | undefined;
   'site-origin'?: string | undefined;
   'page-size'?: string | undefined;
@@ -76,8 +78,8 @@ export function configOverrides(values: {
   if (values.period !== undefined) {
     const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(values.period);
     if (m === null) fail(`--period: <start>..<end>, two dates written YYYY-MM-DD, not ${values.period}`);
-    // Whether they exist in the calendar, and come in order, is checked with site.yaml (config.ts).
     o.period = { start: m[1] as string, end: m[2] as string };
+    checkPeriod(values.content ?? CONFIG_OPTIONS.content.default, o.period, o.calendar);
   }
   if (values['title-convention'] !== undefined) {
     const c = parseConvention(values['title-convention']);
@@ -85,6 +87,22 @@ export function configOverrides(values: {
     o.titleConvention = c;
   }
   return o;
+}
+
+/**
+ * A usage error for a --period that site.yaml's `period` could not be (core/period.ts
+ * periodProblem): a day the calendar lacks, or a start after the end. The calendar is --calendar's,
+ * else site.yaml's; a site.yaml with problems of its own is left to the build, which names them all.
+ */
+function checkPeriod(contentDir: string, period: Period, calendar: CalendarName | undefined): void {
+  let inForce = calendar;
+  if (inForce === undefined) {
+    const site = readSiteConfig(contentDir, {}, {});
+    if (site.problems.length > 0) return;
+    inForce = site.config.calendar;
+  }
+  const wrong = periodProblem(inForce, period.start, period.end);
+  if (wrong !== null) fail(`--period: ${wrong}`);
 }
 
 /** What `--version` prints: the package and the Node that runs it. */
