@@ -12,9 +12,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type ApiError, methodNotAllowed, REASON_PHRASES } from '../core/errors.ts';
-import { type ApiRequest, type ApiResponse, errorResponse, handle, splitTarget } from '../core/handler.ts';
+import {
+  type ApiRequest,
+  type ApiResponse,
+  errorResponse,
+  handle,
+  type ReadFile,
+  splitTarget,
+} from '../core/handler.ts';
 import { compression } from './compress.ts';
-import { asksSearch, oneAtATime } from './search-turns.ts';
+import { asksSearch, oneAtATime, readingInTurn, type Wait } from './search-turns.ts';
 import { siteLoader } from './site.ts';
 
 export interface ServerOptions {
@@ -80,16 +87,18 @@ export function createApiServer(options: ServerOptions): Server {
   // Searches one at a time, other requests served between two (search-turns.ts).
   const searchTurn = oneAtATime();
 
-  const answer = async (request: ApiRequest): Promise<ApiResponse> => {
+  /** The answer; `wait`, for a search, gives its turn up while it reads (search-turns.ts). */
+  const answer = async (request: ApiRequest, wait?: Wait): Promise<ApiResponse> => {
+    const reading = (read: ReadFile) => (wait === undefined ? read : readingInTurn(read, wait));
     const loaded = site.current();
     if (!loaded.ok) return errorResponse(request, loaded.error, coder);
-    const first = await handle(request, loaded.value.index, loaded.value.read, coder);
+    const first = await handle(request, loaded.value.index, reading(loaded.value.read), coder);
     // A file its index lists was missing: a rebuild swapped generations in between. Once more,
     // with the generation that is live now.
     if (first.status !== 503) return first;
     const again = site.fresh();
     return again.ok && again.value !== loaded.value
-      ? handle(request, again.value.index, again.value.read, coder)
+      ? handle(request, again.value.index, reading(again.value.read), coder)
       : first;
   };
 
@@ -112,7 +121,7 @@ export function createApiServer(options: ServerOptions): Server {
         return headerValue(headers, name);
       },
     };
-    const r = asksSearch(request.query) ? await searchTurn(() => answer(request)) : await answer(request);
+    const r = asksSearch(request.query) ? await searchTurn((wait) => answer(request, wait)) : await answer(request);
     // Kept only when it surely came from the generation looked up first (no retry, no swap seen).
     const now = site.current();
     if (keyed && r.status < 500 && loaded.ok && now.ok && now.value === loaded.value)
