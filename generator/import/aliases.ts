@@ -23,7 +23,7 @@ export type Resolution =
   | { kind: 'topic'; key: string; title: string | null; rule: AliasRule | null }
   | { kind: 'setAside'; reason: string };
 
-export const ALIASES_FILE = new URL('./aliases.yaml', import.meta.url);
+const ALIASES_FILE = new URL('./aliases.yaml', import.meta.url);
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const KEYS = new Set(['category', 'spelling', 'means', 'setAside', 'from', 'until', 'title', 'reason']);

@@ -23,7 +23,7 @@ const SENTENCE_END = /[.!?][’”)\]]*(?=\s|$)/;
  * The first sentence of a note's first paragraph, as copies of its nodes. Only the paragraph's own
  * text is cut: an abbreviation's full stop is inside its `<abbr>`, and nested markup is kept whole.
  */
-export function firstSentence(note: XElement): XNode[] {
+function firstSentence(note: XElement): XNode[] {
   const paragraph = note.children.find((c): c is XElement => c.kind === 'element' && c.name === 'p') ?? note;
   const out: XNode[] = [];
   for (const child of paragraph.children) {

@@ -31,7 +31,7 @@ interface ImportResult {
 }
 
 /** Read the edition in `editionDir` and compute the entry and topic files; writes nothing. */
-export function convertStandardEbooks(editionDir: string, site: WebSite, aliases = Aliases.load()): ImportResult {
+function convertStandardEbooks(editionDir: string, site: WebSite, aliases = Aliases.load()): ImportResult {
   const { siteOrigin } = site;
   const corpus = readCorpus(editionDir);
   const grouping = groupArticles(corpus.articles);

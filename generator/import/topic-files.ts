@@ -37,9 +37,7 @@ function yamlString(text: string): string {
 }
 
 /** The category slugs the derived topics use, top-level first: only categories that have topics. */
-export function derivedCategories(
-  topics: readonly DerivedTopic[],
-): { slug: string; title: string; parent: string | null }[] {
+function derivedCategories(topics: readonly DerivedTopic[]): { slug: string; title: string; parent: string | null }[] {
   const used = MARK_CATEGORIES.filter((c) => topics.some((t) => t.category === c));
   if (used.length === 0) return [];
   return [
@@ -48,7 +46,7 @@ export function derivedCategories(
   ];
 }
 
-export function renderTopicFile(t: DerivedTopic): string {
+function renderTopicFile(t: DerivedTopic): string {
   const lines = [`id: ${t.id}`, `title: ${yamlString(t.title)}`];
   if (t.orderTitle !== t.title) lines.push(`orderTitle: ${yamlString(t.orderTitle)}`);
   lines.push('kind: default', `categories: [${t.category}]`);
@@ -119,7 +117,7 @@ function checkedMerge(rest: string, block: string, before: string, after: string
 }
 
 /** Every topic id under `topics/` but the import's own directory: the hand-written and the fixture's. */
-export function otherTopicIds(contentDir: string): Map<number, string> {
+function otherTopicIds(contentDir: string): Map<number, string> {
   const ids = new Map<number, string>();
   const root = path.join(contentDir, 'topics');
   const walk = (relative: string): void => {
