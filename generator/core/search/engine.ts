@@ -302,24 +302,43 @@ function matching(
     for (const term of clause) occurrences.set(term, phraseStarts(term.words, postings));
 
   // Only the documents of a clause without exclusions can match, when there is one: the smallest
-  // such clause's documents are the candidates; else every document is.
-  let candidates: number[] | null = null;
+  // such clause's documents (by the sum of its terms' documents; the first of equals) are the
+  // candidates, gathered once; else every document is.
   let chosen: Term[] | null = null;
+  let smallest = Number.POSITIVE_INFINITY;
   for (const clause of query.clauses) {
     if (clause.some((term) => term.negated)) continue;
-    const found = clause.map((term) => occurrences.get(term) as Postings);
-    const size = found.reduce((n, docs) => n + docs.size, 0);
-    if (candidates !== null && size >= candidates.length) continue;
-    // One term's documents are already in ascending order (the postings' order).
-    candidates = union(found, count);
-    chosen = clause;
+    const size = clause.reduce((n, term) => n + (occurrences.get(term) as Postings).size, 0);
+    if (size < smallest) {
+      smallest = size;
+      chosen = clause;
+    }
   }
-  // The candidates hold the clause they come from: only the others are asked.
-  const others = query.clauses.filter((clause) => clause !== chosen);
-  const holds = (doc: number): boolean =>
-    others.every((clause) =>
-      clause.some((term) => ((occurrences.get(term) as Postings).indexOf(doc) !== -1) !== term.negated),
-    );
+  // One term's documents are already in ascending order (the postings' order).
+  const candidates =
+    chosen === null
+      ? null
+      : union(
+          chosen.map((term) => occurrences.get(term) as Postings),
+          count,
+        );
+  // The candidates hold the clause they come from: only the others are asked, each term's
+  // postings looked up once, not for each candidate.
+  const others = query.clauses
+    .filter((clause) => clause !== chosen)
+    .map((clause) => clause.map((term) => ({ found: occurrences.get(term) as Postings, negated: term.negated })));
+  const holds = (doc: number): boolean => {
+    for (const clause of others) {
+      let any = false;
+      for (const { found, negated } of clause)
+        if ((found.indexOf(doc) !== -1) !== negated) {
+          any = true;
+          break;
+        }
+      if (!any) return false;
+    }
+    return true;
+  };
   const matches =
     candidates === null ? Array.from({ length: count }, (_, doc) => doc).filter(holds) : candidates.filter(holds);
   if (ordering === 'natural' || matches.length < 2) return matches;
@@ -361,12 +380,22 @@ function relevance(stats: DocumentStats, matches: readonly number[], positive: r
     const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
     const { docs } = found;
     const tfs = frequencies(found, stats);
-    for (let i = 0; i < df; i++) {
-      const doc = docs[i] as number;
-      if (isMatch[doc] !== 1) continue;
+    const add = (doc: number, i: number): void => {
       const tf = tfs[i] as number;
       score[doc] = (score[doc] as number) + (idf * tf * (K1 + 1)) / (tf + (norm[doc] as number));
-    }
+    };
+    // Over the term's documents, or over the matches when they are fewer (32 words, all asked:
+    // 600 matches, 3,400 documents a word); a document's terms are added in the same order either way.
+    if (matches.length < df)
+      for (const doc of matches) {
+        const i = found.indexOf(doc);
+        if (i !== -1) add(doc, i);
+      }
+    else
+      for (let i = 0; i < df; i++) {
+        const doc = docs[i] as number;
+        if (isMatch[doc] === 1) add(doc, i);
+      }
   }
   return score;
 }
