@@ -7,16 +7,17 @@
 // renders: creating one overlaps rendering the next. Should the content prove invalid, nothing is
 // rendered, and the staging tree is discarded whole: none of it was ever the output.
 
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createProgress } from './cli/progress.ts';
 import { type LoadOptions, readContent, validate } from './content/load.ts';
-import { ContentError } from './content/problems.ts';
+import { ContentError, printable } from './content/problems.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
 import { patchSite } from './render/patch.ts';
 import { patchBasisSteps } from './render/patch-basis.ts';
-import { renderFiles } from './render/render-site.ts';
+import { type OutputFile, renderFiles } from './render/render-site.ts';
 import { entriesBasis } from './render/search-basis.ts';
 import { searchIndexFilesInSteps } from './render/search-index.ts';
 import { checkUnchanged } from './unchanged.ts';
@@ -112,40 +113,51 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // The search index too, a document at a time: made in one go (≈0.6 s on the whole diary), it
     // left that thread without rows, and the build then waited for it at the end.
     let turn = performance.now();
-    let entriesIndex: BuildReport['entriesIndex'] = 'made';
-    // A rebuild whose edits the watch mode's fast path takes renders only the files they change
-    // (patch-basis.ts says how it knows the last build's site); every other file is kept.
-    let patched = false;
-    const rendered = function* () {
-      const last =
-        rebuild === null
-          ? null
-          : yield* patchBasisSteps(state, model, rebuild.liveSources(), (path) => rebuild.readLive(path));
-      if (last !== null) {
-        patched = true;
-        entriesIndex = 'changed';
-        yield* patchSite(last.site, last.edits).files;
-        return;
+    /** Adds the files of `steps` to the site, letting the event loop turn every few ms; its result. */
+    const addSteps = async <R>(steps: Iterator<OutputFile | undefined, R>): Promise<R> => {
+      for (;;) {
+        const step = steps.next();
+        if (step.done === true) return step.value;
+        if (step.value !== undefined) site.add(step.value.path, step.value.body);
+        if (performance.now() - turn < RENDER_SLICE_MS) continue;
+        await nextTurn();
+        turn = performance.now();
       }
+    };
+    const everything = function* () {
       yield* renderFiles(model, undefined, { withoutDownloads: true, withoutSearchIndex: true });
       // A rebuild changes the last build's index of the entries where their text changed (read
       // from the live tree, each file checked against its manifest: search-basis.ts).
       const basis = rebuild === null ? null : entriesBasis((path) => rebuild.readLive(path));
-      entriesIndex = yield* searchIndexFilesInSteps(model, basis);
+      return yield* searchIndexFilesInSteps(model, basis);
     };
-    for (const f of rendered()) {
-      if (f !== undefined) site.add(f.path, f.body);
-      if (performance.now() - turn < RENDER_SLICE_MS) continue;
-      await nextTurn();
-      turn = performance.now();
-    }
+    // A rebuild whose edits the watch mode's fast path takes renders only the files they change
+    // (patch-basis.ts says how it knows the last build's site); every other file is kept.
+    const last =
+      rebuild === null
+        ? null
+        : await addSteps(patchBasisSteps(state, model, rebuild.liveSources(), (path) => rebuild.readLive(path)));
+    let entriesIndex: BuildReport['entriesIndex'] = 'changed';
+    if (last !== null) await addSteps(patchSite(last.site, last.edits).files.values());
+    else entriesIndex = await addSteps(everything());
     // The files first, their list (sizes and hashes) after them, as renderFiles gives them.
     const { files, list } = await downloads;
     for (const f of [...files, list]) site.add(f.path, f.body);
+    // Every other file of a patched rebuild is kept, each checked first (rebuild.ts keepLive): one
+    // the live tree no longer holds as written (damaged in place) is rendered again, with the rest.
+    let patched = last !== null;
+    const damaged = rebuild !== null && patched ? await addSteps(rebuild.keepLive()) : null;
+    if (damaged !== null) {
+      progress.step(
+        `${printable(join(options.outDir, damaged))} is not as the last build wrote it: rendering everything`,
+      );
+      patched = false;
+      entriesIndex = await addSteps(everything());
+    }
     const t3 = performance.now();
     // The old tree is removed in the background; the build does not wait for it.
     const rebuilt: RebuildStats | null =
-      rebuild === null ? null : await rebuild.commit(state.fingerprint, state.sources, patched);
+      rebuild === null ? null : await rebuild.commit(state.fingerprint, state.sources);
     const written = rebuilt ?? (await (site as StagedSite).commit(state.fingerprint, state.sources));
     const t4 = performance.now();
     const report: BuildReport = {

@@ -20,9 +20,10 @@
 // Between those two renames (microseconds) the output path does not exist; a build killed there
 // leaves the old tree whole under `-prev-<pid>`, which the next build puts back (trash.ts).
 
-import { accessSync, constants, lstatSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
+import { readRegular } from '../content/read-regular.mjs';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
 import type { OutputFile } from '../render/render-site.ts';
@@ -36,6 +37,7 @@ import {
   type FileFacts,
   factsOf,
   hashBytes,
+  MANIFEST_FILE,
   type Manifest,
   readManifest,
   readSources,
@@ -73,12 +75,19 @@ export interface Rebuild {
    */
   liveSources(): Sources | null;
   /**
-   * Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
-   * and `sources`, the same file by file. Given `keepLive`, every file of the live tree not added
-   * is kept as it is there (a rebuild that rendered only what changed: render/patch-basis.ts);
-   * else every file not added goes.
+   * Keeps every file of the live tree not added so far as it is there (a rebuild that rendered
+   * only what changed: render/patch-basis.ts), a file at a step (each step yields, so that the
+   * caller may let its event loop turn). Each is checked first, never copied forward on trust: the
+   * tree's own copy when its bytes hash to the live manifest's, else the live tree's (readLive).
+   * Returns null when all are kept, else the first that neither holds (damaged in place, say):
+   * the caller must then render everything.
    */
-  commit(inputs?: string | null, sources?: Sources | null, keepLive?: boolean): Promise<RebuildStats>;
+  keepLive(): Generator<undefined, string | null>;
+  /**
+   * Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
+   * and `sources`, the same file by file. Every file neither added nor kept (keepLive) goes.
+   */
+  commit(inputs?: string | null, sources?: Sources | null): Promise<RebuildStats>;
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
   abandon(): Promise<void>;
 }
@@ -173,13 +182,9 @@ export function beginRebuild(outDir: string): Rebuild | null {
       if (live?.generator !== generatorFingerprint()) return null;
       const listed = live.files.get(path);
       if (listed === undefined) return null;
-      let bytes: Uint8Array;
-      try {
-        bytes = readFileSync(join(liveDir, path));
-      } catch {
-        return null;
-      }
-      return hashBytes(bytes) === listed.hash ? bytes : null;
+      // No more than the manifest's size (a file grown, or replaced by a FIFO, is not waited on).
+      const read = readRegular(join(liveDir, path), listed.size);
+      return read.bytes !== null && hashBytes(read.bytes) === listed.hash ? read.bytes : null;
     },
     liveSources() {
       return live?.generator === generatorFingerprint() ? readSources(liveDir, live) : null;
@@ -187,32 +192,37 @@ export function beginRebuild(outDir: string): Rebuild | null {
     add(path, body) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       seen.add(path);
-      const hash = hashBytes(body);
-      if (before.get(path)?.hash === hash) {
+      const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+      const hash = hashBytes(data);
+      // The tree holds these bytes, says its manifest: kept when its file does (its size and
+      // times say nothing of bytes changed in place, in this tree or, by a hard link, the live one).
+      if (before.get(path)?.hash === hash && holdsBytes(join(dir, path), data)) {
         if (path === SITE_INDEX_FILE) siteIndex = body;
         return;
       }
-      replaceFile(dir, path, body);
+      replaceFile(dir, path, data);
       files.set(path, facts(path, hash));
       written.push(path);
     },
-    async commit(inputs = null, sources = null, keepLive = false) {
+    *keepLive() {
       if (!open) throw new Error(`${dir} is no longer being written`);
-      if (keepLive) {
-        if (live === null) throw new Error(`${liveDir} has no manifest that holds: its files cannot be kept`);
-        // The tree written is the live one's or one rebuild behind it: only the files of that
-        // rebuild differ, copied here (read back as readLive reads them: as the live manifest says).
-        for (const [path, f] of live.files) {
-          if (seen.has(path)) continue;
-          if (before.get(path)?.hash === f.hash) {
-            seen.add(path);
-            continue;
-          }
+      if (live === null) return MANIFEST_FILE;
+      // The tree written is the live one's or one rebuild behind it: only the files of that
+      // rebuild differ, copied here (read back as readLive reads them: as the live manifest says).
+      for (const [path, f] of live.files) {
+        if (seen.has(path)) continue;
+        if (before.get(path)?.hash === f.hash && holdsHash(join(dir, path), f)) seen.add(path);
+        else {
           const bytes = rebuild.readLive(path);
-          if (bytes === null) throw new Error(`${join(liveDir, path)} changed while the site was rebuilt`);
+          if (bytes === null) return path;
           rebuild.add(path, bytes);
         }
+        yield undefined;
       }
+      return null;
+    },
+    async commit(inputs = null, sources = null) {
+      if (!open) throw new Error(`${dir} is no longer being written`);
       open = false;
       let deleted = 0;
       for (const path of before.keys()) {
@@ -267,6 +277,18 @@ export function beginRebuild(outDir: string): Rebuild | null {
   };
   rebuild.add(MARKER_FILE, MARKER_TEXT);
   return rebuild;
+}
+
+/** Whether the file at `path` is a regular file of exactly these bytes (read as far as their length). */
+function holdsBytes(path: string, data: Uint8Array): boolean {
+  const read = readRegular(path, data.length);
+  return read.bytes?.equals(data) === true;
+}
+
+/** Whether the file at `path` is a regular file whose bytes hash as the manifest says. */
+function holdsHash(path: string, f: FileFacts): boolean {
+  const read = readRegular(path, f.size);
+  return read.bytes !== null && read.bytes.length === f.size && hashBytes(read.bytes) === f.hash;
 }
 
 /** Removes the directories that held only files now gone (the pages of a list that shrank). */
