@@ -31,7 +31,14 @@ export function rangeQueryStream(dates: readonly string[], pageSize: number, see
       const plan = planEntryRequest(dates, pageSize, q, 'julian');
       if (!plan.ok) continue;
       const page = 1 + Math.floor(random() * plan.value.totalPages);
-      if (prerenderedList('entries', plan.value.filters, PEPYS_PERIOD, 'julian') !== null) continue;
+      if (
+        prerenderedList('entries', plan.value.filters, {
+          period: PEPYS_PERIOD,
+          calendar: 'julian',
+          entryDates: dates,
+        }) !== null
+      )
+        continue;
       return { ...q, page: String(page) };
     }
   };

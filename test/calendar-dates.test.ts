@@ -140,7 +140,7 @@ describe.each(CALENDARS)('a %s diary', (calendar) => {
     const february = calendar === 'gregorian' ? '1700-02-28' : '1700-02-29';
     const filters = { start: '1700-02-01', end: february };
     const diary = built.get('1700') as Built;
-    expect(prerenderedList('entries', filters, diary.site.period, calendar)?.dir).toBe('api/v1/entries/months/1700-02');
+    expect(prerenderedList('entries', filters, diary.site)?.dir).toBe('api/v1/entries/months/1700-02');
     const r = await ask(built, '/api/v1/entries', `start=1700-02-01&end=${february}`);
     const file = readFileSync(join(diary.out, 'api/v1/entries/months/1700-02/pages/1.json'), 'utf8');
     expect(r.body).toBe(file);
@@ -150,8 +150,8 @@ describe.each(CALENDARS)('a %s diary', (calendar) => {
       calendar === 'gregorian' ? null : 'https://api.test/api/v1/entries?end=1700-02-29&page=2&start=1700-02-01',
     );
     // The month of the British switch ends on the 30th, like every September.
-    const switchYear = (built.get('1752') as Built).site.period;
-    expect(prerenderedList('entries', { start: '1752-09-01', end: '1752-09-30' }, switchYear, calendar)).not.toBe(null);
+    const switchYear = (built.get('1752') as Built).site;
+    expect(prerenderedList('entries', { start: '1752-09-01', end: '1752-09-30' }, switchYear)).not.toBe(null);
   });
 });
 

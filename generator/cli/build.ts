@@ -6,8 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import type { BuildReport } from '../build.ts';
 import { loadSiteConfig, placeholderOrigin } from '../content/config.ts';
-import type { SiteConfig } from '../core/model.ts';
 import { printable } from '../content/problems.ts';
+import type { SiteConfig } from '../core/model.ts';
+import { outputCapWarnings } from '../deploy/file-caps.ts';
 import { lockOutput } from '../output/lock.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { stderrColours as c } from './colour.ts';
@@ -163,6 +164,9 @@ try {
         full: values.full === true,
       }));
     delete failure.kept;
+    // A deploy refused for its number of files is told now, not at the deploy (deploy/file-caps.ts).
+    if (!options.quiet)
+      for (const line of outputCapWarnings(outDir)) process.stderr.write(`${c.bold(c.yellow('warning:'))} ${line}\n`);
     if (values.target === 'netlify')
       (
         await importApart<typeof import('../deploy/netlify/generate.ts')>(

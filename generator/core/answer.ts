@@ -95,7 +95,7 @@ function answerList(collection: Collection, q: ListQuery, site: SiteIndex): Answ
       : requestedPage(wholeList(total), site.pageSize, q.page);
   if (!planned.ok) return errorAnswer(planned.error);
   const plan = planned.value;
-  const list = prerenderedList(collection, plan.filters, site.period, site.calendar);
+  const list = prerenderedList(collection, plan.filters, site);
   if (list !== null) return { kind: 'file', file: pageFile(list.dir, plan.page) };
   // Only entry lists are filtered, so only they get here.
   return {

@@ -158,7 +158,7 @@ export function patchSite(
   if (entryItems.length > 0) {
     const dates = entries.map((e) => e.date);
     const listURL = collectionURL(o.apiOrigin, 'entries');
-    for (const list of prerenderedLists(old.config.period, old.config.calendar)) {
+    for (const list of prerenderedLists({ ...old.config, entryDates: dates })) {
       if (list.collection !== 'entries') continue;
       const slice = entrySlice(dates, list.filters);
       const pages = new Set<number>();
@@ -171,7 +171,8 @@ export function patchSite(
   if (topicItems.length > 0) {
     // A topic's kind is in its item: the kinds file may change with it.
     files.push({ path: TOPIC_KINDS_FILE, body: topicKindsBody(topics) });
-    const list = prerenderedLists(old.config.period, old.config.calendar).find((l) => l.collection === 'topics');
+    // The topics' list is one whatever the entries.
+    const list = prerenderedLists({ ...old.config, entryDates: [] }).find((l) => l.collection === 'topics');
     if (list !== undefined) {
       const slice = wholeList(topicFragments.length);
       const pages = new Set(topicItems.map((p) => Math.floor(p / size) + 1));

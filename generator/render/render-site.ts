@@ -273,7 +273,11 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   if (keptTopicItems !== null)
     options.fragments?.({ entries: entryFragments, categories: categoryFragments, topics: keptTopicItems });
   const pages = cacheOf<string>(memo, 'pages');
-  for (const list of prerenderedLists(model.config.period, model.config.calendar)) {
+  for (const list of prerenderedLists({
+    period: model.config.period,
+    calendar: model.config.calendar,
+    entryDates: dates,
+  })) {
     const all = fragments[list.collection];
     const slice = list.collection === 'entries' ? entrySlice(dates, list.filters) : wholeList(all.length);
     yield* allPages(collectionURL(o.apiOrigin, list.collection), all, size, slice, list.dir, pages);

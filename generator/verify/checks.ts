@@ -94,7 +94,7 @@ function listSlice(site: SiteIndex, collection: Collection, filters: LinkFilters
 /** Every page of every pre-rendered list, by its canonical address. */
 function listPages(site: SiteIndex): string[] {
   const targets: string[] = [];
-  for (const list of prerenderedLists(site.period, site.calendar)) {
+  for (const list of prerenderedLists(site)) {
     const pages = pageCount(listSlice(site, list.collection, list.filters), site.pageSize);
     const url = collectionURL('', list.collection);
     for (let page = 1; page <= pages; page++) targets.push(pageURL(url, list.filters, page));
@@ -148,7 +148,7 @@ function computedFilters(rand: Rand, site: SiteIndex): LinkFilters {
               ? { start: hi, end: lo }
               : { start: a, end: a };
     if (lo === hi && shape === 8) continue;
-    if (prerenderedList('entries', filters, site.period, site.calendar) === null) return filters;
+    if (prerenderedList('entries', filters, site) === null) return filters;
   }
 }
 
