@@ -25,7 +25,7 @@ const REFUSED =
 const MAX_LINES = 20;
 
 /** True when `text` holds a refused character. */
-export function hasRefusedCharacter(text: string): boolean {
+function hasRefusedCharacter(text: string): boolean {
   if (!CANDIDATE.test(text)) return false;
   REFUSED.lastIndex = 0;
   return REFUSED.test(text);

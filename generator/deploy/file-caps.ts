@@ -7,9 +7,9 @@
 
 import { readManifest } from '../output/manifest.ts';
 
-export const CLOUDFLARE_FREE_FILES = 20_000;
-export const CLOUDFLARE_PAID_FILES = 100_000;
-export const NETLIFY_FILES_A_DIRECTORY = 54_000;
+const CLOUDFLARE_FREE_FILES = 20_000;
+const CLOUDFLARE_PAID_FILES = 100_000;
+const NETLIFY_FILES_A_DIRECTORY = 54_000;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
