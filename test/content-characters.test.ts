@@ -49,7 +49,9 @@ describe('characters content may not hold', () => {
       const lines = located(problems);
       const what = hex(c).replace('+', '\\+');
       expect(lines, what).toEqual([
-        expect.stringMatching(new RegExp(`^categories.yaml:2: ${what}, a (control character|noncharacter).*, at column 13$`)),
+        expect.stringMatching(
+          new RegExp(`^categories.yaml:2: ${what}, a (control character|noncharacter).*, at column 13$`),
+        ),
         expect.stringMatching(new RegExp(`^entries/1660/1660-01-01.html:6: ${what}, .*, at column 5$`)),
         expect.stringMatching(new RegExp(`^entries/1660/1660-01-01.html:8: ${what}, .*, at column 4$`)),
         expect.stringMatching(new RegExp(`^site.yaml:2: ${what}, .*, at column 17$`)),
