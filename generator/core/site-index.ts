@@ -29,7 +29,7 @@ export interface SiteIndexFile {
   apiOrigin: string;
   siteOrigin: string;
   pageSize: number;
-  /** The diary's first and last day (site.yaml `period`): its years and months are pre-rendered. */
+  /** The diary's first and last day (site.yaml `period`): its years and months with entries are pre-rendered. */
   period: Period;
   /** The calendar of the entries' dates, addresses and `start`/`end` (site.yaml `calendar`). */
   calendar: CalendarName;
