@@ -21,7 +21,7 @@ import { readRegular } from './read-regular.mjs';
 
 const CATEGORIES_FILE = 'categories.yaml';
 /** The packages whose code makes output bytes (package.json's dependencies). */
-const DEPENDENCIES = ['@orama/stemmers', 'date-fns', 'feedsmith', 'sql.js', 'yaml'];
+const DEPENDENCIES = ['@orama/stemmers', 'date-fns', 'entities', 'feedsmith', 'sql.js', 'yaml'];
 
 /** What a file gives a fingerprint: its bytes, or why there are none (absent when no failure is named). */
 export interface Input {
