@@ -17,6 +17,16 @@ describe('boundedCache', () => {
     cache.set('f', 'F', 1); // a fourth entry: over
     expect([cache.get('c'), cache.get('f')]).toEqual([undefined, 'F']);
   });
+
+  it('never keeps a value larger than its whole budget, nor empties itself for one', () => {
+    const cache = boundedCache<string>(10);
+    cache.set('a', 'A', 4);
+    // Issue 36: a 1.5 GB pack emptied a 64 MiB cache and was kept, to be read again next time.
+    cache.set('huge', 'H', 11);
+    expect([cache.get('a'), cache.get('huge')]).toEqual(['A', undefined]);
+    cache.set('b', 'B', 6);
+    expect([cache.get('a'), cache.get('b')]).toEqual(['A', 'B']);
+  });
 });
 
 describe('fileKeeper', () => {

@@ -4,7 +4,10 @@
 
 export interface BoundedCache<V> {
   get(key: string): V | undefined;
-  /** Keeps `value`, counted as `size` bytes; called after a miss (a key is never set twice). */
+  /**
+   * Keeps `value`, counted as `size` bytes; called after a miss (a key is never set twice). A value
+   * larger than the whole budget is not kept, and what is kept stays.
+   */
   set(key: string, value: V, size: number): void;
 }
 
@@ -15,6 +18,8 @@ export function boundedCache<V>(maxBytes: number, maxEntries = Number.POSITIVE_I
   return {
     get: (key) => map.get(key),
     set(key, value, size) {
+      // Emptying the cache for it would lose everything and keep it only until the next set.
+      if (size > maxBytes) return;
       if (bytes + size > maxBytes || map.size >= maxEntries) {
         map.clear();
         bytes = 0;

@@ -11,6 +11,16 @@ import type { ReadFile } from './handler.ts';
  */
 export const READS_AT_ONCE = 6;
 
+/**
+ * Bytes a file of the build read whole may have at most: a larger one reads as missing (the
+ * handler's 503) before its bytes are read, so that a file grown by damage (a pack of 1.5 GB)
+ * costs nothing but a look at its size. Every runtime reads a record by its range where it can
+ * (core/packs.ts readPacked), else its pack whole. The complete diary's largest such file is its
+ * site index, 262 KiB (a pack: 127 KiB); Cloudflare deploys no file over 25 MiB. The downloads,
+ * larger, are read only by the local server (server/site.ts), which bounds them apart.
+ */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
 /** The bytes of each file, in the order given (null where there is none), read `limit` at a time. */
 export async function readFiles(
   readFile: ReadFile,

@@ -10,6 +10,7 @@ import type { ConfigOverrides } from '../content/config.ts';
 import { ContentError } from '../content/problems.ts';
 import { DOWNLOAD_FILES, SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import type { ReadFile } from '../core/handler.ts';
+import { isPackFile, packText, unpack } from '../core/packs.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../core/site-index.ts';
 import { auditTree, MANIFEST_FILE, readManifest } from '../output/manifest.ts';
@@ -80,6 +81,17 @@ export function originMapper(from: string, to: string): (bytes: Uint8Array) => U
 }
 
 /**
+ * A pack (core/packs.ts) whose records are mapped each: its table of contents made again for the
+ * mapped bodies (other lengths, other digests). A pack that is not one is left as it is: the
+ * handler reads it as such.
+ */
+function mapPack(bytes: Uint8Array, map: (bytes: Uint8Array) => Uint8Array): Uint8Array {
+  const records = unpack(bytes);
+  if (records === null) return bytes;
+  return encoder.encode(packText([...records].map(([key, body]) => [key, decoder.decode(map(body))] as const)));
+}
+
+/**
  * The answers of a built output (`npm run build`'s `public/`), for a mirror whose bodies link to
  * `apiOrigin`: files are read on demand, and the built origin mapped to `apiOrigin`.
  */
@@ -112,7 +124,8 @@ export function expectedFromBuilt(
     try {
       const bytes = await readFile(join(dir, file));
       // A download's bytes are compared as they are (never mapped: see checks.ts).
-      return BINARY_FILES.has(file) ? bytes : map(bytes);
+      if (BINARY_FILES.has(file) || builtOrigin === apiOrigin) return bytes;
+      return isPackFile(file) ? mapPack(bytes, map) : map(bytes);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;

@@ -6,8 +6,10 @@
 import { fileKeeper, ISOLATE_KEPT_BYTES } from '../../core/bounded-cache.ts';
 import { SITE_INDEX_FILE } from '../../core/files.ts';
 import { type ApiRequest, errorResponse, handle } from '../../core/handler.ts';
+import { MAX_FILE_BYTES } from '../../core/read-files.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
 import { parseSiteIndex, type SiteIndex } from '../../core/site-index.ts';
+import { boundedBody } from '../read-body.ts';
 import { fromRequest, toResponse } from '../web.ts';
 
 /** The part of the static-assets binding (`env.ASSETS`) this Worker uses. */
@@ -24,13 +26,22 @@ export interface Env {
 // change what comes back.
 const ASSETS_BASE = 'https://assets.invalid/';
 
-/** One file of the build: its bytes, null when there is no such file; throws on any other failure. */
-async function readAsset(assets: AssetsBinding, file: string): Promise<Uint8Array | null> {
+/**
+ * One file of the build: its bytes, 'missing' when there is no such file, 'too large' past
+ * MAX_FILE_BYTES (not read); throws on any other failure.
+ */
+async function readAsset(assets: AssetsBinding, file: string): Promise<Uint8Array | 'missing' | 'too large'> {
   const res = await assets.fetch(ASSETS_BASE + file);
-  if (res.status === 200) return new Uint8Array(await res.arrayBuffer());
+  if (res.status === 200) return (await boundedBody(res, MAX_FILE_BYTES)) ?? 'too large';
   await res.body?.cancel();
-  if (res.status === 404) return null;
+  if (res.status === 404) return 'missing';
   throw new Error(`the static assets answered ${res.status} for ${file}`);
+}
+
+/** A file of the build as the handler reads it: a file too large reads as missing (its 503). */
+async function readFile(assets: AssetsBinding, file: string): Promise<Uint8Array | null> {
+  const bytes = await readAsset(assets, file);
+  return typeof bytes === 'string' ? null : bytes;
 }
 
 // The index, once loaded, for the isolate's life (one deploy: a new deploy starts new isolates).
@@ -43,7 +54,8 @@ let loaded: SiteIndex | null = null;
 async function siteIndex(assets: AssetsBinding): Promise<Result<SiteIndex, string>> {
   if (loaded !== null) return ok(loaded);
   const bytes = await readAsset(assets, SITE_INDEX_FILE);
-  if (bytes === null) return fail(`the site index ${SITE_INDEX_FILE} is not among the deployed assets`);
+  if (bytes === 'missing') return fail(`the site index ${SITE_INDEX_FILE} is not among the deployed assets`);
+  if (bytes === 'too large') return fail(`the site index ${SITE_INDEX_FILE} is larger than a file of the build may be`);
   const parsed = parseSiteIndex(new TextDecoder().decode(bytes));
   if (!parsed.ok) return fail(`the site index ${SITE_INDEX_FILE} is broken: ${parsed.error}`);
   loaded = parsed.value;
@@ -69,7 +81,7 @@ export default {
         await handle(
           apiRequest,
           site.value,
-          keep((file) => readAsset(env.ASSETS, file)),
+          keep((file) => readFile(env.ASSETS, file)),
         ),
       );
     } catch (err) {

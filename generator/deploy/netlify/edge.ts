@@ -11,8 +11,10 @@
 
 import { fileKeeper, ISOLATE_KEPT_BYTES } from '../../core/bounded-cache.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, handle } from '../../core/handler.ts';
+import { MAX_FILE_BYTES } from '../../core/read-files.ts';
 import type { Result } from '../../core/result.ts';
 import { loadSiteIndex, type SiteIndex } from '../../core/site-index.ts';
+import { boundedBody } from '../read-body.ts';
 import { fromRequest, toResponse } from '../web.ts';
 import { netlifyHeaders } from './cache.ts';
 
@@ -42,7 +44,8 @@ export function createEdgeFunction(bundledIndex: unknown): EdgeFunction {
           await res.body?.cancel();
           return null;
         }
-        return new Uint8Array(await res.arrayBuffer());
+        // A file over the bound reads as missing: the handler's 503, as for a damaged pack.
+        return boundedBody(res, MAX_FILE_BYTES);
       });
       return respond(apiRequest, await handle(apiRequest, site.value, readFile));
     } catch (err) {
