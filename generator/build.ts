@@ -85,7 +85,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   progress.step(`reading ${options.contentDir}`);
   // What the output is made of is recorded at the commit: the fingerprint of the files as they
   // are read below, not as they were when checked (a file may change in between).
-  const rebuild: Rebuild | null = options.full === true ? null : beginRebuild(options.outDir);
+  // A line of its own, never rewritten by the progress (on a terminal, after clearing its line).
+  const warn = (line: string): void => {
+    if (options.quiet === true) return;
+    process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}warning: ${printable(line)}\n`);
+  };
+  const rebuild: Rebuild | null = options.full === true ? null : beginRebuild(options.outDir, warn);
   const site: StagedSite | Rebuild = rebuild ?? beginSite(options.outDir);
   const stopDownloads = new AbortController();
   let downloads: Promise<Downloads> | undefined;
@@ -148,9 +153,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     let patched = last !== null;
     const damaged = rebuild !== null && patched ? await addSteps(rebuild.keepLive()) : null;
     if (damaged !== null) {
-      progress.step(
-        `${printable(join(options.outDir, damaged))} is not as the last build wrote it: rendering everything`,
-      );
+      warn(`${join(options.outDir, damaged)} is not as the last build wrote it: rendering everything`);
       patched = false;
       entriesIndex = await addSteps(everything());
     }

@@ -3,10 +3,10 @@
 // apart from build.ts, whose modules (parsing, rendering) take longer to load than this check
 // takes to run: `npm run build` asks here first, and loads the build only when there is work.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildOptions, BuildReport } from './build.ts';
 import { buildFingerprint } from './content/fingerprint.ts';
+import { readRegular } from './content/read-regular.mjs';
 import { SITE_INDEX_FILE } from './core/files.ts';
 import type { SiteIndexFile } from './core/site-index.ts';
 import type { Manifest } from './output/manifest.ts';
@@ -18,9 +18,19 @@ function unchangedReport(
   options: BuildOptions,
   t0: number,
   done: (line: string) => void,
-): BuildReport {
-  // The records' counts, from the site index of the output (which the manifest has just vouched for).
-  const index = JSON.parse(readFileSync(join(options.outDir, SITE_INDEX_FILE), 'utf8')) as SiteIndexFile;
+): BuildReport | null {
+  // The records' counts, from the site index of the output (which the manifest has just vouched
+  // for, by its size and times: read no further than that size, and only a regular file).
+  const listed = current.files.get(SITE_INDEX_FILE);
+  const read = readRegular(join(options.outDir, SITE_INDEX_FILE), listed?.size ?? 0);
+  let index: SiteIndexFile;
+  try {
+    if (read.bytes === null) return null;
+    index = JSON.parse(read.bytes.toString('utf8')) as SiteIndexFile;
+  } catch {
+    // Not what the build wrote, after all: there is work.
+    return null;
+  }
   let bytes = 0;
   for (const f of current.files.values()) bytes += f.size;
   const total = performance.now() - t0;

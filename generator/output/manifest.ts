@@ -12,9 +12,10 @@
 // written again after the last, so a rebuild killed in between leaves a tree that is not trusted.
 
 import { createHash } from 'node:crypto';
-import { type Dirent, lstatSync, readdirSync, readFileSync, rmSync, type Stats } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Sources } from '../content/fingerprint.ts';
+import { readRegular } from '../content/read-regular.mjs';
 import { replaceFile } from './replace-file.ts';
 
 export const MANIFEST_FILE = '.pepys-manifest.json';
@@ -24,6 +25,11 @@ export const MANIFEST_FILE = '.pepys-manifest.json';
  */
 export const SOURCES_FILE = '.pepys-sources.json';
 const FORMAT = 1;
+/**
+ * A sources file is a line a content file (≈80 bytes): past this, more than ten times the
+ * diary's encyclopedia, it is not read (the rebuild then renders everything).
+ */
+const MAX_SOURCES_BYTES = 64 * 1024 * 1024;
 
 /** A file as written: the hash of its bytes and what the disk says of it. */
 export interface FileFacts {
@@ -99,11 +105,62 @@ function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((s) => typeof s === 'string');
 }
 
-/** The manifest of `dir`, or null when it is missing, damaged or of another format. */
+/**
+ * Bytes a manifest may have without a look at its tree: about 20,000 files' rows (the whole diary
+ * with the full-scale encyclopedia has 1,885 files, a manifest of ≈0.3 MB).
+ */
+const MANIFEST_FLOOR_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The most bytes a manifest of the tree in `dir` can need, as its files are now: for each, its
+ * row and its path in the list of changes (each path JSON-escaped at worst, the numbers at their
+ * longest), as much again for the paths of a previous tree that went, and the floor. A manifest
+ * larger than this was not written for this tree, and reading it could cost any time and memory
+ * (a 162 MB one: 10.5 s, 1.66 GB).
+ */
+function manifestBudget(dir: string): number {
+  let bytes = MANIFEST_FLOOR_BYTES;
+  try {
+    eachFile(dir, (path) => {
+      bytes += 2 * (2 * (6 * path.length + 2) + 160);
+      return true;
+    });
+  } catch {
+    // A tree that cannot be listed is not trusted anyway (checkTree).
+  }
+  return bytes;
+}
+
+/** The manifest of `dir`, or why there is none: `untrusted` says why one there is not read. */
+export function loadManifest(dir: string): { manifest: Manifest | null; untrusted?: string } {
+  const path = join(dir, MANIFEST_FILE);
+  let read = readRegular(path, MANIFEST_FLOOR_BYTES);
+  if (read.bytes === null && read.stats?.isFile() === true) {
+    const size = read.stats.size;
+    const budget = manifestBudget(dir);
+    read = readRegular(path, budget);
+    if (read.bytes === null && read.stats?.isFile() === true) {
+      const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+      return {
+        manifest: null,
+        untrusted: `${path} is ${mb(size)}, more than a manifest of its tree needs (${mb(budget)})`,
+      };
+    }
+  }
+  if (read.bytes === null) return { manifest: null };
+  return { manifest: parseManifest(read.bytes) };
+}
+
+/** The manifest of `dir`, or null when it is missing, damaged, of another format or too large. */
 export function readManifest(dir: string): Manifest | null {
+  return loadManifest(dir).manifest;
+}
+
+/** A manifest's bytes read (see writeManifest), or null when they are not one. */
+function parseManifest(bytes: Buffer): Manifest | null {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch {
     return null;
   }
@@ -147,10 +204,10 @@ export function readManifest(dir: string): Manifest | null {
 export function readSources(dir: string, m: Manifest): Sources | null {
   if (m.sources === null) return null;
   let raw: unknown;
+  const read = readRegular(join(dir, SOURCES_FILE), MAX_SOURCES_BYTES);
+  if (read.bytes === null || hashBytes(read.bytes) !== m.sources) return null;
   try {
-    const bytes = readFileSync(join(dir, SOURCES_FILE));
-    if (hashBytes(bytes) !== m.sources) return null;
-    raw = JSON.parse(bytes.toString('utf8'));
+    raw = JSON.parse(read.bytes.toString('utf8'));
   } catch {
     return null;
   }
@@ -231,7 +288,12 @@ export function auditTree(dir: string, m: Manifest): string[] {
     seen.add(path);
     const f = m.files.get(path);
     if (f === undefined) problems.push(`${path}: not listed`);
-    else if (hashBytes(readFileSync(absolute)) !== f.hash) problems.push(`${path}: other bytes`);
+    else {
+      // Only a regular file, and no more than the size listed (a FIFO there is not waited on).
+      const read = readRegular(absolute, f.size);
+      if (read.bytes === null && read.stats?.isFile() === false) problems.push(`${path}: not a file`);
+      else if (read.bytes === null || hashBytes(read.bytes) !== f.hash) problems.push(`${path}: other bytes`);
+    }
     return true;
   });
   for (const path of m.files.keys()) if (!seen.has(path)) problems.push(`${path}: missing`);

@@ -37,6 +37,7 @@ import {
   type FileFacts,
   factsOf,
   hashBytes,
+  loadManifest,
   MANIFEST_FILE,
   type Manifest,
   readManifest,
@@ -103,9 +104,13 @@ function layoutOf(outDir: string): { liveDir: string; target: Slot; plain: boole
   return null;
 }
 
-/** A manifest of `dir` that holds (see manifest.ts), or null. */
-function trustedManifest(dir: string): Manifest | null {
-  const m = readManifest(dir);
+/**
+ * A manifest of `dir` that holds (see manifest.ts), or null; `warn` is told of one not even read
+ * (too large for its tree).
+ */
+function trustedManifest(dir: string, warn: (line: string) => void = () => {}): Manifest | null {
+  const { manifest: m, untrusted } = loadManifest(dir);
+  if (untrusted !== undefined) warn(`${untrusted}: not trusted (its files are rendered again)`);
   return m !== null && checkTree(dir, m) ? m : null;
 }
 
@@ -130,16 +135,16 @@ export function currentOutput(outDir: string, fingerprint: () => string): Manife
 
 /**
  * Starts a rebuild of `outDir` (see above); null when the output is missing or no tree of it can
- * be trusted (a full build is then needed). Throws
- * RefusedError when the output is not the writer's to replace.
+ * be trusted (a full build is then needed); `warn` is told why a live manifest was not even read.
+ * Throws RefusedError when the output is not the writer's to replace.
  */
-export function beginRebuild(outDir: string): Rebuild | null {
+export function beginRebuild(outDir: string, warn: (line: string) => void = () => {}): Rebuild | null {
   orRefuse(checkOutDir(outDir, undefined, outDir));
   const layout = layoutOf(outDir);
   if (layout === null) return null;
   const { liveDir, target, plain } = layout;
   const dir = slotDir(outDir, target);
-  const live = trustedManifest(liveDir);
+  const live = trustedManifest(liveDir, warn);
   let base = lstatOrNull(dir)?.isDirectory() === true ? trustedManifest(dir) : null;
   if (base === null) {
     if (live === null) return null;
