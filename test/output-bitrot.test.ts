@@ -78,6 +78,7 @@ describe.skipIf(process.platform !== 'linux')(
       const verify = await runCli('verify', ['http://127.0.0.1:9', '--built', out, '--quiet']);
       expect(verify.code).toBe(2);
       expect(verify.stderr).toContain(`${KEPT}: other bytes`);
+      expect(verify.stderr).toContain('build it anew (npm run build -- --full)');
     });
 
     it('a patched rebuild (an entry edited) does not carry it forward: it renders everything, as a cold build', async () => {

@@ -403,7 +403,7 @@ describe('the generation layout, as its users meet it', () => {
       const refused = await runCli('verify', args, { cwd });
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain(
-        `public is not what its build wrote (.pepys-manifest.json): ${pack}: other bytes; build it again`,
+        `public is not what its build wrote (.pepys-manifest.json): ${pack}: other bytes; build it anew (npm run build -- --full)`,
       );
     } finally {
       server.child.kill('SIGTERM');

@@ -139,7 +139,9 @@ export function expectedFromBuilt(
     if (problems.length > 0) {
       const shown = problems.slice(0, 3).join('; ');
       const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
-      return fail(`${dir} is not what its build wrote (${MANIFEST_FILE}): ${shown}${more}; build it again`);
+      return fail(
+        `${dir} is not what its build wrote (${MANIFEST_FILE}): ${shown}${more}; build it anew (npm run build -- --full)`,
+      );
     }
   }
   // Without a schema in this build, /api/v1/schema is not checked.
