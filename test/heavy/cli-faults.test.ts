@@ -353,6 +353,33 @@ describe.concurrent('npm start', () => {
   });
 });
 
+describe.skipIf(process.platform === 'win32')(
+  'npm start over its existing mirror, a content file become a FIFO',
+  () => {
+    it('says what is wrong and exits 1, leaving the mirror and no lock (it once listened and hung, deaf to SIGTERM)', async () => {
+      const content = writeContent(smallSite());
+      const out = join(tempDir('pepys-start-fifo-'), 'mirror');
+      const args = ['--quiet', '--content', content, '--out', out, '--port', '0', '--api-origin', 'http://x.example'];
+      const first = startCli('start', args);
+      await first.waitFor('stdout', /Serving/);
+      first.child.kill('SIGTERM');
+      expect((await first.done).code).toBe(0);
+      const before = snapshot(out);
+      execFileSync('mkfifo', [join(content, 'entries/1660/f.html')]);
+      const server = startCli('start', args);
+      const timer = setTimeout(() => server.child.kill('SIGKILL'), 20_000);
+      const r = await server.done;
+      clearTimeout(timer);
+      expect(r.signal, 'the server hung on the FIFO').toBeNull();
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('entries/1660/f.html: is a FIFO (named pipe), not a regular file');
+      expect(r.stderr).toContain(`${out} was left as it was`);
+      expect(snapshot(out)).toEqual(before);
+      expect(readdirSync(join(out, '..')).filter((n) => n.endsWith('-lock'))).toEqual([]);
+    });
+  },
+);
+
 describe('other failures', () => {
   it('a fault outside the output (the --report file) is one line too, after a build that succeeded', async () => {
     const out = join(tempDir('pepys-report-'), 'public');
