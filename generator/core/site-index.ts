@@ -18,9 +18,11 @@ import { DEFAULT_WEB_URLS, type WebURLs } from './urls.ts';
  * The version of the output's layout the index belongs to. 2: the details are packed
  * (core/packs.ts). A server of this version finds no detail in an output of version 1 (one file a
  * record), so it refuses that output's index and says to build again, rather than answer 503 for
- * every record.
+ * every record. 3: each row of a pack's table carries a digest of its record, and the index the
+ * diary's calendar and licence; a server of this version reads an output of version 2's packs as
+ * damaged, so it refuses that index too.
  */
-const SITE_INDEX_VERSION = 2;
+const SITE_INDEX_VERSION = 3;
 
 export interface SiteIndexFile {
   version: typeof SITE_INDEX_VERSION;

@@ -207,7 +207,7 @@ Deno.test('a missing pre-rendered file, or a failing read, answers 503 that no c
 });
 
 Deno.test('an invalid bundled index answers 503 that no cache keeps, to every request, reading nothing', async () => {
-  const broken = createEdgeFunction({ version: 2, buildId: 'x' });
+  const broken = createEdgeFunction({ version: 3, buildId: 'x' });
   const ctx = fakeContext();
   for (const path of ['/api/v1', '/api/v1/entries?start=1661-01-01', '/api/v1/topics/1']) {
     await assertUnavailable(await broken(new Request(origin + path), ctx), /bundled site index is invalid/, path);
