@@ -126,7 +126,12 @@ describe('init', () => {
       '--quiet',
     ]);
     expect(wider.code, wider.stderr).toBe(0);
-    expect(existsSync(join(out, 'api/v1/entries/years/1918/pages/1.json'))).toBe(true);
+    const periodOf = () => {
+      const index = parseSiteIndex(readFileSync(join(out, SITE_INDEX_FILE), 'utf8'));
+      if (!index.ok) throw new Error(index.error);
+      return index.value.period;
+    };
+    expect(periodOf()).toEqual({ start: '1914-01-01', end: '1918-11-11' });
     // A period site.yaml could not have is a usage error, as site.yaml's is a content error (issue
     // 36.10: it was accepted, then every entry was "outside the period").
     const cases: Array<[string, number, RegExp]> = [
@@ -150,7 +155,7 @@ describe('init', () => {
       expect(r.stderr, period).toMatch(message);
     }
     // The last good build is still there.
-    expect(existsSync(join(out, 'api/v1/entries/years/1918/pages/1.json'))).toBe(true);
+    expect(periodOf()).toEqual({ start: '1914-01-01', end: '1918-11-11' });
     // In the calendar --calendar names, over site.yaml's: Julian 1900-02-29 exists.
     const julian = await runCli('build', [
       ...['--content', dir, '--out', out, '--quiet', '--calendar', 'julian'],
@@ -206,14 +211,16 @@ describe('init', () => {
     }
   });
 
-  it("pre-renders the years and months of the diary's own period, and the server answers from them", async () => {
+  it("pre-renders the years and months of the diary's own period that have entries, and the server answers from them", async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
     expect((await runCli('init', [dir, '--start', '1914-08-02'])).code).toBe(0);
     const out = join(tempDir('pepys-init-'), 'public');
     expect((await runCli('build', ['--content', dir, '--out', out, '--quiet'])).code).toBe(0);
     const built = (path: string) => existsSync(join(out, path));
     expect(built('api/v1/entries/years/1914/pages/1.json')).toBe(true);
-    expect(built('api/v1/entries/months/1915-08/pages/1.json')).toBe(true);
+    expect(built('api/v1/entries/months/1914-08/pages/1.json')).toBe(true);
+    // A month of the period without entries is the handler's to answer (test/prerendered-lists.test.ts).
+    expect(built('api/v1/entries/months/1915-08/pages/1.json')).toBe(false);
     expect(built('api/v1/entries/years/1660')).toBe(false);
     const index = parseSiteIndex(readFileSync(join(out, SITE_INDEX_FILE), 'utf8'));
     if (!index.ok) throw new Error(index.error);

@@ -192,16 +192,16 @@ describe('watch mode, faults', () => {
     // A directory where the next rebuild must write a file, in the tree it writes into.
     const target = slotDir(s.outDir, otherSlot(s.watcher.session.liveSlot));
     s.watcher.session.settle();
-    // (The page of 1662's entries: a new entry of that year changes it.)
-    const blocker = join(target, 'api/v1/entries/years/1662/pages/1.json');
+    // (The page of 1661's entries: a new entry of that year changes it.)
+    const blocker = join(target, 'api/v1/entries/years/1661/pages/1.json');
     rmSync(blocker);
     mkdirSync(blocker);
-    writeFileSync(join(s.contentDir, 'entries/1661/1662-05-01.html'), entryFile('1662-05-01'));
+    writeFileSync(join(s.contentDir, 'entries/1661/1661-05-01.html'), entryFile('1661-05-01'));
     await s.watcher.settled();
     const failed = s.watcher.lastReport;
     expect(failed?.ok).toBe(false);
     expect(failed?.error).toMatch(
-      /\/api\/v1\/entries\/years\/1662\/pages\/1\.json: illegal operation on a directory \(EISDIR\)$/,
+      /\/api\/v1\/entries\/years\/1661\/pages\/1\.json: illegal operation on a directory \(EISDIR\)$/,
     );
     expect(describeRebuild(failed as RebuildReport, ['x'], 'content', 'public')).toMatch(
       /^x: rebuild failed: .*; public was left as it was/,
