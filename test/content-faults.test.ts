@@ -4,10 +4,10 @@
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../generator/content/config.ts';
 import { listContent } from '../generator/content/discover.ts';
@@ -204,10 +204,7 @@ describe('content faults', () => {
     // The loader bundled into one module in a directory anyone may read: "nobody" then needs
     // nothing of the checkout, wherever it lives (a parent of mode 0700, a home directory).
     const bundle = join(home, 'load.mjs');
-    // esbuild as tsx (a dependency) installs it.
-    const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx'));
-    const esbuild = fromTsx('esbuild') as { buildSync(options: Record<string, unknown>): unknown };
-    esbuild.buildSync({
+    buildSync({
       entryPoints: [fileURLToPath(new URL('../generator/content/load.ts', import.meta.url))],
       bundle: true,
       platform: 'node',

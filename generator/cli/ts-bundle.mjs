@@ -27,20 +27,18 @@ const FORMAT = 1;
 
 const hash = (data) => createHash('sha256').update(data).digest('hex').slice(0, 40);
 
-/** Resolves as tsx (a dependency of this project) does: esbuild is found where it installed it. */
-function fromTsx() {
-  return createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-}
+/** Loads packages as this project's modules do: esbuild is a dependency of its own. */
+const require = createRequire(import.meta.url);
 
-/** esbuild, as tsx installs it. */
+/** esbuild, loaded only when a bundle is to be made (a start with a fresh bundle never loads it). */
 export function esbuildOf() {
-  return fromTsx()('esbuild');
+  return require('esbuild');
 }
 
 /** esbuild's version (a new version may strip differently), or null when there is no esbuild. */
 export function esbuildVersion() {
   try {
-    return JSON.parse(readFileSync(fromTsx().resolve('esbuild/package.json'), 'utf8')).version;
+    return JSON.parse(readFileSync(require.resolve('esbuild/package.json'), 'utf8')).version;
   } catch {
     return null;
   }

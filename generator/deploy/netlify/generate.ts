@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as Esbuild from 'esbuild';
 import { DOWNLOAD_PATHS, SITE_INDEX_FILE } from '../../core/files.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
 import { parseSiteIndex } from '../../core/site-index.ts';
@@ -126,24 +127,19 @@ export function writeNetlifyFunction(
   return ok({ dir, entry: join(dir, entry[0]), indexBytes: Buffer.byteLength(text) });
 }
 
-/** The part of esbuild's API used here (esbuild is tsx's dependency, not this package's). */
-interface Esbuild {
-  buildSync(options: Record<string, unknown>): { outputFiles: Array<{ text: string }> };
-}
-
 /** The installed package's function: JavaScript, one module. */
 export const PACKAGED_FUNCTION_FILE = `${FUNCTION_NAME}.js`;
 
 /**
  * The entry module with the adapter and everything it imports (the core, the stemmer) bundled in
- * by esbuild (tsx's, a dependency), the site index left beside it: an archivist's project has no
- * generator/ for it to import, and its node_modules is not what Netlify's bundler should depend on.
+ * by esbuild (a dependency, loaded here only, when needed), the site index left beside it: an
+ * archivist's project has no generator/ for it to import, and its node_modules is not what
+ * Netlify's bundler should depend on.
  */
 function bundledEntry(): Result<string, string> {
   const adapter = fileURLToPath(new URL('./edge.js', import.meta.url));
   try {
-    const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-    const esbuild = fromTsx('esbuild') as Esbuild;
+    const esbuild = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
     const source = entrySource().replace(/from '[^']*edge\.ts'/, `from ${JSON.stringify(adapter)}`);
     const result = esbuild.buildSync({
       stdin: { contents: source, resolveDir: dirname(adapter), sourcefile: PACKAGED_FUNCTION_FILE, loader: 'js' },
