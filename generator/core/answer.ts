@@ -2,6 +2,7 @@
 // and the edge functions all reach it through handler.ts; none decides anything about the
 // contract itself.
 
+import type { Answer } from './answer-types.ts';
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND, noRecord } from './errors.ts';
 import {
   DOWNLOAD_TYPES,
@@ -14,7 +15,6 @@ import {
   SCHEMA_FILE,
 } from './files.ts';
 import { filteredListAnswer, hasRecordFilters, recordFilters } from './filters.ts';
-import type { ReadFile } from './handler.ts';
 import { entryFilters, type ListQuery, planEntryRequest, renderPage, requestedPage, wholeList } from './lists.ts';
 import { metadataBody } from './metadata.ts';
 import { prerenderedList } from './prerendered.ts';
@@ -27,16 +27,7 @@ import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';
 import { collectionURL } from './urls.ts';
 
-export type Answer =
-  /** Serve this pre-rendered file (a path relative to the output directory), status 200. */
-  | { kind: 'file'; file: string; type?: string }
-  /** Send these bytes with this status. */
-  | { kind: 'body'; status: number; body: string }
-  /**
-   * An answer that needs files of the built site first (e.g. shards of an index): the handler
-   * runs it with its runtime's ReadFile. Pure otherwise, like every answer.
-   */
-  | { kind: 'compute'; run: (readFile: ReadFile) => Promise<Answer> };
+export type { Answer } from './answer-types.ts';
 
 /** The media types of the feeds (RFC 4287; JSON Feed 1.1). */
 export const FEED_TYPES = { atom: 'application/atom+xml', json: 'application/feed+json' } as const;

@@ -3,24 +3,23 @@
 // some positions of the unfiltered list; they combine with each other, with `start`/`end` and with
 // `page`, and their links repeat them. Validated here, synchronously (400 for a malformed value,
 // 404 for a topic or category the site does not have); the positions come from files of the built
-// site, read through the runtime's ReadFile (answer.ts's 'compute'): a topic's or a category's
-// own detail, and the small kinds file the build writes (TOPIC_KINDS_FILE).
+// site, read through the runtime's ReadFile (an Answer of kind 'compute': answer-types.ts): a
+// topic's or a category's own detail, and the small kinds file the build writes (TOPIC_KINDS_FILE).
 
-import type { Answer } from './answer.ts';
-import { type ApiError, errorBody, INVALID_PAGE, noRecord } from './errors.ts';
+import type { Answer, ReadFile } from './answer-types.ts';
+import { type ApiError, noRecord } from './errors.ts';
 import { detailFile, TOPIC_KINDS_FILE } from './files.ts';
-import type { ReadFile } from './handler.ts';
-import { envelope, resultFragment } from './json.ts';
+import { IncompleteSite } from './incomplete-site.ts';
+import { resultFragment } from './json.ts';
 import type { ListQuery } from './lists.ts';
-import { type LinkFilters, pageURL, parsePage, totalPagesFor } from './pagination.ts';
+import type { LinkFilters } from './pagination.ts';
 import { dateRange, lowerBound } from './ranges.ts';
-import { readFiles } from './read-files.ts';
+import { recordPage } from './record-page.ts';
 import { topicItemOf } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
 import { topicIdOfKey, topicKey } from './topic-id.ts';
 import { type Collection, TOPIC_KINDS, type TopicDetail, type TopicKind } from './types.ts';
-import { collectionURL } from './urls.ts';
 
 /** The filters of one list request that are record filters, validated. */
 export interface RecordFilters {
@@ -127,23 +126,13 @@ function parseOnce(bytes: Uint8Array): unknown {
   return value;
 }
 
-type Read<T> = { ok: true; value: T } | { ok: false; answer: Answer };
-
-function incomplete(file: string, why: string): Answer {
-  const error: ApiError = {
-    status: 503,
-    detail: `The built site is incomplete: ${file} is ${why}. Build and publish it again.`,
-  };
-  return { kind: 'body', status: error.status, body: errorBody(error) };
-}
-
-async function readJson(readFile: ReadFile, file: string): Promise<Read<Record<string, unknown>>> {
+/** A file's JSON object; an IncompleteSite when it is missing or is not one. */
+async function readJson(readFile: ReadFile, file: string): Promise<Record<string, unknown>> {
   const bytes = await readFile(file);
-  if (bytes === null) return { ok: false, answer: incomplete(file, 'missing') };
+  if (bytes === null) throw new IncompleteSite(file, 'missing');
   const value = parseOnce(bytes);
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, answer: incomplete(file, 'damaged') };
-  return { ok: true, value: value as Record<string, unknown> };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new IncompleteSite(file, 'damaged');
+  return value as Record<string, unknown>;
 }
 
 /** The last path segment of each URL of a list (the key of the record it names). */
@@ -189,14 +178,14 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
 
 /**
  * The positions, in the unfiltered list, of the records the filters select (ascending), or null
- * when no record filter is given (every record).
+ * when no record filter is given (every record). Throws an IncompleteSite for a file it cannot use.
  */
 export async function filteredPositions(
   collection: Collection,
   f: RecordFilters,
   site: SiteIndex,
   readFile: ReadFile,
-): Promise<Read<number[] | null>> {
+): Promise<number[] | null> {
   let positions: number[] | null = null;
   const narrow = (next: number[]) => {
     positions = positions === null ? next : intersect(positions, next);
@@ -211,10 +200,8 @@ export async function filteredPositions(
     }
     if (f.topic !== undefined) {
       const file = detailFile('topics', String(f.topic));
-      const read = await readJson(readFile, file);
-      if (!read.ok) return read;
-      const keys = keysOf(read.value.entries);
-      if (keys === null) return { ok: false, answer: incomplete(file, 'damaged') };
+      const keys = keysOf((await readJson(readFile, file)).entries);
+      if (keys === null) throw new IncompleteSite(file, 'damaged');
       const found: number[] = [];
       for (const date of keys) {
         const i = lowerBound(dates, date);
@@ -226,19 +213,14 @@ export async function filteredPositions(
     const ids = topicOrder(site);
     if (f.category !== undefined) {
       const file = detailFile('categories', f.category);
-      const read = await readJson(readFile, file);
-      if (!read.ok) return read;
-      const keys = keysOf(read.value.topics);
-      if (keys === null) return { ok: false, answer: incomplete(file, 'damaged') };
+      const keys = keysOf((await readJson(readFile, file)).topics);
+      if (keys === null) throw new IncompleteSite(file, 'damaged');
       const found = keys.map((k) => positionOfId(ids, Number(k))).filter((p) => p >= 0);
       narrow(found.sort((a, b) => a - b));
     }
     if (f.kind !== undefined) {
-      const read = await readJson(readFile, TOPIC_KINDS_FILE);
-      if (!read.ok) return read;
-      const { person, place } = read.value;
-      if (!Array.isArray(person) || !Array.isArray(place))
-        return { ok: false, answer: incomplete(TOPIC_KINDS_FILE, 'damaged') };
+      const { person, place } = await readJson(readFile, TOPIC_KINDS_FILE);
+      if (!Array.isArray(person) || !Array.isArray(place)) throw new IncompleteSite(TOPIC_KINDS_FILE, 'damaged');
       let found: number[];
       if (f.kind === 'default') {
         const special = new Set<number>([...(person as number[]), ...(place as number[])]);
@@ -252,7 +234,7 @@ export async function filteredPositions(
       narrow(found);
     }
   }
-  return { ok: true, value: positions };
+  return positions;
 }
 
 const topicFragments = new WeakMap<Uint8Array, string>();
@@ -272,49 +254,36 @@ export function filteredListAnswer(
   return {
     kind: 'compute',
     run: async (readFile) => {
-      const read = await filteredPositions(collection, f, site, readFile);
-      if (!read.ok) return read.answer;
-      let positions = read.value ?? [];
+      let positions = (await filteredPositions(collection, f, site, readFile)) ?? [];
       if (collection === 'entries') {
         const { from, to } = dateRange(site.entryDates, dates.start, dates.end);
         positions = positions.filter((p) => p >= from && p < to);
       }
-      const totalPages = totalPagesFor(positions.length, site.pageSize);
-      const page = parsePage(rawPage, totalPages);
-      if (page === null) return { kind: 'body', status: INVALID_PAGE.status, body: errorBody(INVALID_PAGE) };
-      const onPage = positions.slice((page - 1) * site.pageSize, page * site.pageSize);
-      const fragments: string[] = [];
-      if (collection === 'entries') {
-        for (const p of onPage) fragments.push(site.entryFragment(p));
-      } else {
-        const ids = topicOrder(site);
-        const files = onPage.map((p) => detailFile('topics', String(ids[p])));
-        const read = await readFiles(readFile, files);
-        for (let i = 0; i < files.length; i++) {
-          const file = files[i] as string;
-          const bytes = read[i] ?? null;
-          if (bytes === null) return incomplete(file, 'missing');
-          let fragment = topicFragments.get(bytes);
-          if (fragment === undefined) {
-            const d = parseOnce(bytes) as TopicDetail | null;
-            if (d === null || typeof d !== 'object') return incomplete(file, 'damaged');
-            fragment = resultFragment(topicItemOf(d));
-            topicFragments.set(bytes, fragment);
-          }
-          fragments.push(fragment);
+      if (collection === 'entries')
+        return recordPage(
+          { collection, selected: positions, rawPage, links, part: 'site', fragment: (p) => site.entryFragment(p) },
+          site,
+          readFile,
+        );
+      const ids = topicOrder(site);
+      const fileOf = (p: number) => detailFile('topics', String(ids[p]));
+      // recordPage gives the bytes of each topic's detail (fileOf).
+      const fragment = (p: number, bytes: Uint8Array | undefined): string => {
+        const detail = bytes as Uint8Array;
+        let fragment = topicFragments.get(detail);
+        if (fragment === undefined) {
+          const d = parseOnce(detail) as TopicDetail | null;
+          if (d === null || typeof d !== 'object') throw new IncompleteSite(fileOf(p), 'damaged');
+          fragment = resultFragment(topicItemOf(d));
+          topicFragments.set(detail, fragment);
         }
-      }
-      const listURL = collectionURL(site.apiOrigin, collection);
-      const body = envelope(
-        {
-          totalResults: positions.length,
-          totalPages,
-          nextPageURL: page < totalPages ? pageURL(listURL, links, page + 1) : null,
-          previousPageURL: page > 1 ? pageURL(listURL, links, page - 1) : null,
-        },
-        fragments,
+        return fragment;
+      };
+      return recordPage(
+        { collection, selected: positions, rawPage, links, fileOf, part: 'site', fragment },
+        site,
+        readFile,
       );
-      return { kind: 'body', status: 200, body };
     },
   };
 }

@@ -8,7 +8,8 @@
 // prefers it), the contract's headers, the validator and If-None-Match, HEAD and OPTIONS, CORS
 // preflights.
 
-import { type Answer, answer } from './answer.ts';
+import { answer } from './answer.ts';
+import type { Answer, ReadFile } from './answer-types.ts';
 import { type ApiError, errorBody, methodNotAllowed, NOT_FOUND } from './errors.ts';
 import { etagOf, ifNoneMatchHits } from './etag.ts';
 import { DOWNLOAD_TYPES } from './files.ts';
@@ -22,6 +23,7 @@ import {
   preflightHeaders,
 } from './headers.ts';
 import { renderHtmlView } from './html-view.ts';
+import { IncompleteSite } from './incomplete-site.ts';
 import { type ListQuery, listQuery } from './lists.ts';
 
 import { prefersHtml } from './negotiation.ts';
@@ -62,8 +64,7 @@ export function splitTarget(target: string): { path: string; query: string } {
   return q === -1 ? { path: noHash, query: '' } : { path: noHash.slice(0, q), query: noHash.slice(q + 1) };
 }
 
-/** Reads one file of the built site (a path relative to it); null when there is no such file. */
-export type ReadFile = (file: string) => Uint8Array | null | Promise<Uint8Array | null>;
+export type { ReadFile } from './answer-types.ts';
 
 /**
  * A content coding an adapter applies to bodies (the local server compresses; the CDNs compress
@@ -102,21 +103,20 @@ export async function handle(
   if (query.format !== undefined && query.format !== '' && !FORMATS.has(query.format))
     return errorResponse(request, NOT_FOUND, coder);
   let a: Answer = answer(request.method, request.path, query, site);
-  if (a.kind === 'compute') a = await a.run(readFile);
-  if (a.kind === 'compute') throw new Error('a computed answer must resolve to a file or a body');
-  if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site, coder);
-  const bytes = await readFile(a.file);
-  if (bytes === null) {
-    return errorResponse(
-      request,
-      {
-        status: 503,
-        detail: `The built site is incomplete: it lacks ${a.file}, which its index lists. Build and publish it again.`,
-      },
-      coder,
-    );
+  try {
+    if (a.kind === 'compute') a = await a.run(readFile);
+    if (a.kind === 'compute') throw new Error('a computed answer must resolve to a file or a body');
+    if (a.kind === 'body') return represent(request, query, a.status, encoder.encode(a.body), site, coder);
+    const bytes = await readFile(a.file);
+    if (bytes === null) throw new IncompleteSite(a.file, null);
+    return represent(request, query, 200, bytes, site, coder, a.type);
+  } catch (err) {
+    if (!(err instanceof IncompleteSite)) throw err;
+    // The one 503 of an incomplete site. An answer's own file's is an error without a site (its
+    // HTML view as errorResponse's); a computed answer's is a page of the site, as it always was.
+    const json = encoder.encode(errorBody(err.error));
+    return represent(request, query, err.error.status, json, err.why === null ? undefined : site, coder);
   }
-  return represent(request, query, 200, bytes, site, coder, a.type);
 }
 
 /** Media types whose bodies no content coding is applied to (core/files.ts: the downloads). */

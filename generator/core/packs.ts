@@ -18,8 +18,8 @@
 // a damaged pack never answers with another record's bytes, nor with bytes the build did not
 // write. It reads as missing instead, which the handler answers with its 503.
 
+import type { ReadFile } from './answer-types.ts';
 import { detailFile } from './files.ts';
-import type { ReadFile } from './handler.ts';
 import { fmix32, fnv1a } from './hash.ts';
 import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';

@@ -3,7 +3,7 @@
 // is a round trip (Cloudflare's assets binding, Netlify's context.next()): one after another, a
 // cold isolate's page waited for 50 of them; a few at a time, for about 50 / READS_AT_ONCE.
 
-import type { ReadFile } from './handler.ts';
+import type { ReadFile } from './answer-types.ts';
 
 /**
  * Reads at once, at most. Small: Cloudflare queues a request's subrequests past six open at once,

@@ -1,22 +1,22 @@
 // A list request with `search`: the matching records of the list, 50 a page, each item with its
 // snippet. It reads the index's statistics and the shards its words need (together), then the
 // detail files of the page's records (a few at a time: core/read-files.ts), through the
-// runtime's ReadFile (core/answer.ts's 'compute').
+// runtime's ReadFile (an Answer of kind 'compute': core/answer-types.ts); the tail, the page of
+// records and its envelope, is core/record-page.ts's, which filtered lists share.
 
-import type { Answer } from '../answer.ts';
-import { type ApiError, errorBody, INVALID_PAGE } from '../errors.ts';
+import type { Answer, ReadFile } from '../answer-types.ts';
+import { type ApiError, errorBody } from '../errors.ts';
 import { detailFile, searchDocsFile, searchShardFile } from '../files.ts';
 import { filteredPositions, hasRecordFilters, type RecordFilters, recordLinkFilters } from '../filters.ts';
-import type { ReadFile } from '../handler.ts';
-import { envelope, resultFragment } from '../json.ts';
+import { IncompleteSite } from '../incomplete-site.ts';
+import { resultFragment } from '../json.ts';
 import { entryFilters, type ListQuery } from '../lists.ts';
-import { type LinkFilters, pageURL, parsePage, totalPagesFor } from '../pagination.ts';
+import type { LinkFilters } from '../pagination.ts';
 import { dateRange } from '../ranges.ts';
-import { readFiles } from '../read-files.ts';
+import { recordPage } from '../record-page.ts';
 import { entryItemOf, topicItemOf } from '../records.ts';
 import type { SiteIndex } from '../site-index.ts';
 import type { EntryDetail, EntryItem, Searched, TopicDetail, TopicItem } from '../types.ts';
-import { collectionURL } from '../urls.ts';
 import { entryFields, type Fields, SEARCH_WEIGHTS, type SearchCollection, topicFields } from './documents.ts';
 import { fitsDocuments, MAX_SEARCH_WORK, searchWithPlaces, searchWork } from './engine.ts';
 import { isIndexOf, parseSearchDocs, type SearchDocs } from './index-file.ts';
@@ -30,11 +30,9 @@ function errorAnswer(error: ApiError): Answer {
   return { kind: 'body', status: error.status, body: errorBody(error) };
 }
 
-function incomplete(file: string, why: string): Answer {
-  return errorAnswer({
-    status: 503,
-    detail: `The built site's search index is incomplete: ${file} is ${why}. Build and publish it again.`,
-  });
+/** A file of the search index (or a record it finds) the site lacks or has damaged: its 503. */
+function incomplete(file: string, why: string): IncompleteSite {
+  return new IncompleteSite(file, why, 'search index');
 }
 
 function tooMuchWork(work: number): ApiError {
@@ -60,20 +58,18 @@ function topicKeys(site: SiteIndex): readonly number[] {
   return ids;
 }
 
-type Read<T> = { ok: true; value: T } | { ok: false; answer: Answer };
-
-async function readDocs(readFile: ReadFile, collection: SearchCollection): Promise<Read<SearchDocs>> {
+async function readDocs(readFile: ReadFile, collection: SearchCollection): Promise<SearchDocs> {
   const file = searchDocsFile(collection);
   const bytes = await readFile(file);
-  if (bytes === null) return { ok: false, answer: incomplete(file, 'missing') };
+  if (bytes === null) throw incomplete(file, 'missing');
   let docs = parsedDocs.get(bytes);
   if (docs === undefined) {
     const parsed = parseSearchDocs(decoder.decode(bytes));
-    if (!parsed.ok) return { ok: false, answer: incomplete(file, `damaged (${parsed.error})`) };
+    if (!parsed.ok) throw incomplete(file, `damaged (${parsed.error})`);
     docs = parsed.value;
     parsedDocs.set(bytes, docs);
   }
-  return { ok: true, value: docs };
+  return docs;
 }
 
 async function readPostings(
@@ -81,7 +77,7 @@ async function readPostings(
   collection: SearchCollection,
   shards: number,
   words: readonly string[],
-): Promise<Read<Map<string, Postings>>> {
+): Promise<Map<string, Postings>> {
   const found = new Map<string, Postings>();
   const results = await Promise.all(
     words.map(async (word) => {
@@ -104,13 +100,19 @@ async function readPostings(
     }),
   );
   for (const r of results) {
-    if (r.postings === null) return { ok: false, answer: incomplete(r.file, 'missing or damaged') };
+    if (r.postings === null) throw incomplete(r.file, 'missing or damaged');
     found.set(r.word, r.postings);
   }
-  return { ok: true, value: found };
+  return found;
 }
 
 const NO_POSTINGS = decodePostings('') as Postings;
+
+/** An IncompleteSite a read threw, as a value (to be thrown in order); any other error thrown on. */
+function lacking(err: unknown): IncompleteSite {
+  if (err instanceof IncompleteSite) return err;
+  throw err;
+}
 
 function queryWords(query: SearchQuery): string[] {
   return [...new Set(query.clauses.flat().flatMap((term) => term.words))];
@@ -205,22 +207,22 @@ async function runSearch(
   const keys = collection === 'entries' ? site.entryDates : topicKeys(site);
   const shards = shardCount(collection, keys.length);
   const [docs, postings] = await Promise.all([
-    readDocs(readFile, collection),
-    readPostings(readFile, collection, shards, queryWords(query)),
+    readDocs(readFile, collection).catch(lacking),
+    readPostings(readFile, collection, shards, queryWords(query)).catch(lacking),
   ]);
-  if (!docs.ok) return docs.answer;
-  if (!postings.ok) return postings.answer;
-  if (!isIndexOf(docs.value, collection, keys.length))
-    return incomplete(searchDocsFile(collection), 'not of this build');
-  const stats = { count: docs.value.count, lengths: docs.value.lengths, weights: SEARCH_WEIGHTS[collection] };
-  for (const [word, list] of postings.value)
+  // Both read at once, but a lacking statistics file is named first, whichever read ended first.
+  if (docs instanceof IncompleteSite) throw docs;
+  if (postings instanceof IncompleteSite) throw postings;
+  if (!isIndexOf(docs, collection, keys.length)) throw incomplete(searchDocsFile(collection), 'not of this build');
+  const stats = { count: docs.count, lengths: docs.lengths, weights: SEARCH_WEIGHTS[collection] };
+  for (const [word, list] of postings)
     if (!fitsDocuments(list, stats))
-      return incomplete(searchShardFile(collection, shardOf(word, shards)), 'damaged (postings past its documents)');
+      throw incomplete(searchShardFile(collection, shardOf(word, shards)), 'damaged (postings past its documents)');
   // A bound on the work, not on the time: the same query on the same index is always answered
   // the same way (docs/search.md).
-  const work = searchWork(query, stats.count, postings.value);
+  const work = searchWork(query, stats.count, postings);
   if (work > MAX_SEARCH_WORK) return errorAnswer(tooMuchWork(work));
-  const found = searchWithPlaces(query, stats, postings.value, ordering);
+  const found = searchWithPlaces(query, stats, postings, ordering);
   let matches = found.docs;
   if (collection === 'entries') {
     const { from, to } = dateRange(site.entryDates, filters.start, filters.end);
@@ -228,53 +230,38 @@ async function runSearch(
   }
   // The record filters (core/filters.ts) select positions of the same list the documents number.
   if (hasRecordFilters(records)) {
-    const allowed = await filteredPositions(collection, records, site, readFile);
-    if (!allowed.ok) return allowed.answer;
-    const set = new Set(allowed.value ?? []);
+    const set = new Set((await filteredPositions(collection, records, site, readFile)) ?? []);
     matches = matches.filter((doc) => set.has(doc));
   }
-  const totalPages = totalPagesFor(matches.length, site.pageSize);
-  const page = parsePage(q.page, totalPages);
-  if (page === null) return errorAnswer(INVALID_PAGE);
-  const onPage = matches.slice((page - 1) * site.pageSize, page * site.pageSize);
   const wanted = query.clauses.flat().filter((term) => !term.negated);
-  const files = onPage.map((doc) => detailFile(collection, String(keys[doc])));
-  const read = await readFiles(readFile, files);
-  const fragments: string[] = [];
-  for (let i = 0; i < onPage.length; i++) {
-    const doc = onPage[i] as number;
-    const bytes = read[i] ?? null;
-    if (bytes === null) return incomplete(files[i] as string, 'missing');
-    const record = searchable(collection, bytes);
-    record.snippets++;
-    const keptOf = (field: number): KeptField => {
-      let kept = record.kept[field];
-      if (kept === undefined) {
-        kept = keptField(record.fields[field] as string);
-        record.kept[field] = kept;
-      }
-      return kept;
-    };
-    // The item's fields in the contract's order, then the snippet.
-    fragments.push(
-      withSnippet(
-        record.head,
-        snippetOf(record.fields, wanted, found.firstAt(doc), record.snippets > 1 ? keptOf : undefined),
-      ),
-    );
-  }
-  const listURL = collectionURL(site.apiOrigin, collection);
-  return {
-    kind: 'body',
-    status: 200,
-    body: envelope(
-      {
-        totalResults: matches.length,
-        totalPages,
-        nextPageURL: page < totalPages ? pageURL(listURL, filters, page + 1) : null,
-        previousPageURL: page > 1 ? pageURL(listURL, filters, page - 1) : null,
+  return recordPage(
+    {
+      collection,
+      selected: matches,
+      rawPage: q.page,
+      links: filters,
+      fileOf: (doc) => detailFile(collection, String(keys[doc])),
+      part: 'search index',
+      // recordPage gives the bytes of each record's detail (fileOf).
+      fragment: (doc, bytes) => {
+        const record = searchable(collection, bytes as Uint8Array);
+        record.snippets++;
+        const keptOf = (field: number): KeptField => {
+          let kept = record.kept[field];
+          if (kept === undefined) {
+            kept = keptField(record.fields[field] as string);
+            record.kept[field] = kept;
+          }
+          return kept;
+        };
+        // The item's fields in the contract's order, then the snippet.
+        return withSnippet(
+          record.head,
+          snippetOf(record.fields, wanted, found.firstAt(doc), record.snippets > 1 ? keptOf : undefined),
+        );
       },
-      fragments,
-    ),
-  };
+    },
+    site,
+    readFile,
+  );
 }
