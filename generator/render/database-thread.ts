@@ -1,0 +1,110 @@
+// The thread that makes the downloads' database and gzips their NDJSON (database-worker.mjs),
+// and the back-pressure that keeps what waits for it small: the caller sends the SQL steps and the
+// NDJSON's bytes a piece at a time and waits while what the thread has yet to do weighs more than a
+// limit, so that the rows waiting in its queue are a few pieces, not the whole site's text twice.
+// What the steps are is decided in downloads.ts.
+
+import { Worker } from 'node:worker_threads';
+import type { DatabaseStep } from './sqlite-steps.mjs';
+
+/** Level 9, no name, mtime 0: the same records give the same bytes (here and in downloads.ts). */
+export const GZIP = { level: 9 };
+
+/**
+ * What the steps sent to the database's thread and not yet run there may weigh, at most (their
+ * text's length, about): enough that it never waits for the next, little enough that the rows
+ * waiting in its queue are a few pieces, not the whole site's text twice over.
+ */
+export const WEIGHT_IN_FLIGHT = 2_000_000;
+
+/** About what a step weighs in a message: its text, and a few bytes a number. */
+function weightOf(step: DatabaseStep): number {
+  let weight = step.sql.length;
+  for (const row of step.rows ?? []) for (const cell of row) weight += typeof cell === 'string' ? cell.length : 8;
+  return weight;
+}
+
+/** A database and gzip streams made on a thread of its own (database-worker.mjs), given their pieces one by one. */
+export interface DatabaseThread {
+  /**
+   * Sends a step; resolves when what the thread has yet to run weighs at most the thread's limit,
+   * with that weight.
+   */
+  step(step: DatabaseStep): Promise<number>;
+  /** Sends bytes to gzip stream `stream` (0 to `streams` - 1); resolves as `step` does. */
+  append(stream: number, bytes: Uint8Array): Promise<number>;
+  /** No more steps: resolves with the database's bytes and each stream's gzip. */
+  end(): Promise<{ database: Uint8Array; gzipped: Uint8Array[] }>;
+  stop(): void;
+}
+
+/** Bytes of NDJSON that may wait for the gzip of a collection, at most, before more are taken. */
+const GZIP_BACKLOG = 4_000_000;
+
+/** Bytes of NDJSON sent to the database's thread a piece (fewer pieces: fewer trips to libuv's pool). */
+export const GZIP_PIECE = 1_000_000;
+
+export function databaseThread(limit = WEIGHT_IN_FLIGHT, streams = 0, backlog = GZIP_BACKLOG): DatabaseThread {
+  const worker = new Worker(new URL('./database-worker.mjs', import.meta.url), {
+    workerData: { streams, gzip: GZIP, backlog },
+  });
+  // The weights of the messages sent and not yet done with, in order.
+  const inFlight: number[] = [];
+  let weight = 0;
+  let wake: (() => void) | undefined;
+  let failure: Error | undefined;
+  let fail: ((err: Error) => void) | undefined;
+  const made = new Promise<{ database: Uint8Array; gzipped: Uint8Array[] }>((resolve, reject) => {
+    fail = (err) => {
+      failure ??= err;
+      reject(err);
+      wake?.();
+    };
+    // null: a message was done with (database-worker.mjs); then the files, once.
+    worker.on('message', (message: { database: Uint8Array; gzipped: Uint8Array[] } | null) => {
+      if (message !== null) {
+        resolve(message);
+        return;
+      }
+      weight -= inFlight.shift() ?? 0;
+      wake?.();
+    });
+    worker.once('error', (err) => fail?.(err));
+    worker.once('exit', (code) =>
+      fail?.(new Error(`the thread making the downloads' database stopped (exit code ${code})`)),
+    );
+  });
+  // Awaited by end(); a failure before then is not left unhandled.
+  made.catch(() => {});
+  const send = async (message: DatabaseStep | { stream: number; bytes: Uint8Array }, messageWeight: number) => {
+    if (failure !== undefined) throw failure;
+    if ('bytes' in message) {
+      const { bytes } = message;
+      // A buffer of its own is moved; a view of a shared one (Node's pool of small buffers) is copied.
+      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      worker.postMessage(message, whole ? [bytes.buffer as ArrayBuffer] : []);
+    } else worker.postMessage(message);
+    inFlight.push(messageWeight);
+    weight += messageWeight;
+    while (weight > limit && failure === undefined)
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    wake = undefined;
+    if (failure !== undefined) throw failure;
+    return weight;
+  };
+  return {
+    step: (step) => send(step, weightOf(step)),
+    append: (stream, bytes) => {
+      if (!Number.isInteger(stream) || stream < 0 || stream >= streams)
+        return Promise.reject(new RangeError(`no gzip stream ${stream} (of ${streams})`));
+      return send({ stream, bytes }, bytes.byteLength);
+    },
+    end: () => {
+      worker.postMessage(null);
+      return made;
+    },
+    stop: () => void worker.terminate(),
+  };
+}
