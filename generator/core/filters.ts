@@ -7,87 +7,53 @@
 // topic's or a category's own detail, and the small kinds file the build writes (TOPIC_KINDS_FILE).
 
 import type { Answer, ReadFile } from './answer-types.ts';
-import { type ApiError, noRecord } from './errors.ts';
+import type { ApiError } from './errors.ts';
 import { detailFile, TOPIC_KINDS_FILE } from './files.ts';
 import { IncompleteSite } from './incomplete-site.ts';
 import { resultFragment } from './json.ts';
 import type { ListQuery } from './lists.ts';
 import type { LinkFilters } from './pagination.ts';
+import { RECORD_PARAMETERS, type RecordParameter } from './parameters.ts';
 import { dateRange, lowerBound } from './ranges.ts';
 import { recordPage } from './record-page.ts';
 import { topicItemOf } from './records.ts';
-import { fail, ok, type Result } from './result.ts';
+import { ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
-import { topicIdOfKey, topicKey } from './topic-id.ts';
-import { type Collection, TOPIC_KINDS, type TopicDetail, type TopicKind } from './types.ts';
+import type { Collection, TopicDetail, TopicKind } from './types.ts';
 
-/** The filters of one list request that are record filters, validated. */
-export interface RecordFilters {
+/** The filters of one list request that are record filters, validated (a field per record row of parameters.ts). */
+export interface RecordFilters extends Partial<Record<RecordParameter['name'], string | number>> {
   topic?: number;
   day?: string;
   kind?: TopicKind;
   category?: string;
 }
 
-const DAY = /^(\d{2})-(\d{2})$/;
-const SLUG = /^[-a-zA-Z0-9_]+$/;
-/** Days of each month in a leap year: `day` names a calendar day of any year. */
-const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function invalid(parameter: string, given: string, expected: string): ApiError {
-  return {
-    status: 400,
-    detail: `Invalid "${parameter}" parameter: ${JSON.stringify(given)} is not ${expected}.`,
-  };
-}
-
 /** The record filters a list takes, from a request's query: empty values are absent. */
 export function recordFilters(collection: Collection, q: ListQuery, site: SiteIndex): Result<RecordFilters, ApiError> {
-  const filters: RecordFilters = {};
-  if (collection === 'entries') {
-    if (q.topic !== undefined && q.topic !== '') {
-      // Read as the path `/api/v1/topics/<id>` reads it (topic-id.ts): `0012` is 12.
-      const key = topicKey(q.topic);
-      if (key === null) return fail(invalid('topic', q.topic, 'a topic id. Expected a whole number, such as 1'));
-      const id = topicIdOfKey(key);
-      if (id === null || !site.topicIds.has(id)) return fail(noRecord('Topic'));
-      filters.topic = id;
-    }
-    if (q.day !== undefined && q.day !== '') {
-      const m = DAY.exec(q.day);
-      const month = Number(m?.[1]);
-      const day = Number(m?.[2]);
-      if (m === null || month < 1 || month > 12 || day < 1 || day > (MONTH_DAYS[month - 1] as number))
-        return fail(
-          invalid('day', q.day, 'a day of the year. Expected a month and a day written MM-DD, such as 01-01'),
-        );
-      filters.day = q.day;
-    }
-  } else if (collection === 'topics') {
-    if (q.kind !== undefined && q.kind !== '') {
-      if (!(TOPIC_KINDS as readonly string[]).includes(q.kind))
-        return fail(invalid('kind', q.kind, `a kind of topic. Expected one of ${TOPIC_KINDS.join(', ')}`));
-      filters.kind = q.kind as TopicKind;
-    }
-    if (q.category !== undefined && q.category !== '') {
-      if (!SLUG.test(q.category) || !site.categorySlugs.has(q.category)) return fail(noRecord('Category'));
-      filters.category = q.category;
-    }
+  const filters: Record<string, string | number> = {};
+  for (const p of RECORD_PARAMETERS) {
+    const raw = q[p.name];
+    if (!(p.lists as readonly Collection[]).includes(collection) || raw === undefined || raw === '') continue;
+    const value = p.parse(raw, site);
+    if (!value.ok) return value;
+    filters[p.name] = value.value;
   }
-  return ok(filters);
+  // Each row's parse gives its field's type (parameters.ts): the topic's id, a TopicKind, a string.
+  return ok(filters as RecordFilters);
 }
 
 export function hasRecordFilters(f: RecordFilters): boolean {
-  return f.topic !== undefined || f.day !== undefined || f.kind !== undefined || f.category !== undefined;
+  return RECORD_PARAMETERS.some((p) => f[p.name] !== undefined);
 }
 
 /** The filters as links repeat them (canonical values: topic `007` is `7`). */
 export function recordLinkFilters(f: RecordFilters): LinkFilters {
   const links: LinkFilters = {};
-  if (f.category !== undefined) links.category = f.category;
-  if (f.day !== undefined) links.day = f.day;
-  if (f.kind !== undefined) links.kind = f.kind;
-  if (f.topic !== undefined) links.topic = String(f.topic);
+  for (const { name } of [...RECORD_PARAMETERS].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const value = f[name];
+    if (value !== undefined) links[name] = String(value);
+  }
   return links;
 }
 

@@ -12,6 +12,7 @@ import { REASON_PHRASES } from './errors.ts';
 import type { License } from './license.ts';
 import { entryFilters, type ListQuery } from './lists.ts';
 import { type LinkFilters, pageURL } from './pagination.ts';
+import { ALPHABETICAL, type FormField, PARAMETERS, type ParameterName, parametersOf } from './parameters.ts';
 import { PEPYS_PERIOD, type Period } from './period.ts';
 import { isBlankSearch } from './search/query.ts';
 import { apiName, PEPYS_TITLE } from './site-index.ts';
@@ -239,40 +240,61 @@ function position(
 }
 
 function rangeForm(query: ListQuery, period: Period): string {
-  const field = (name: 'start' | 'end', label: string) => {
-    const v = query[name];
-    return (
-      `<p><label for="${name}">${label}</label><br>` +
-      `<input id="${name}" name="${name}" type="text" size="12" autocomplete="off" spellcheck="false" aria-describedby="date-hint"` +
-      `${v === undefined || v === '' ? '' : ` value="${esc(v)}"`}></p>`
-    );
-  };
+  const fields = formFields('range')
+    .map(({ name, form }) => {
+      const v = query[name];
+      return (
+        `<p><label for="${name}">${form.label}</label><br>` +
+        `<input id="${name}" name="${name}" type="text" size="12" autocomplete="off" spellcheck="false" aria-describedby="date-hint"` +
+        `${v === undefined || v === '' ? '' : ` value="${esc(v)}"`}></p>`
+      );
+    })
+    .join('');
   return (
     '<section aria-labelledby="range-title" class="range"><h2 id="range-title">Entries between two dates</h2>' +
     '<form method="get" action="/api/v1/entries">' +
     `<p id="date-hint">Write dates as YYYY-MM-DD (the diary runs from ${period.start} to ${period.end}); leave one empty for an open range.</p>` +
-    `<div class="fields">${field('start', 'From (start)')}${field('end', 'To (end)')}<p><button type="submit">Show entries</button></p></div>` +
+    `<div class="fields">${fields}<p><button type="submit">Show entries</button></p></div>` +
     '</form></section>'
   );
 }
 
+/** The rows of the parameter table with a field in this form, in the table's order. */
+function formFields(form: FormField['form']): Array<{ name: ParameterName; form: FormField }> {
+  return PARAMETERS.flatMap((p) => {
+    const field: FormField | undefined = 'form' in p ? p.form : undefined;
+    return field?.form === form ? [{ name: p.name, form: field }] : [];
+  });
+}
+
 /** The search box of the entries or the topics list, keeping the dates in force. */
 function searchForm(collection: 'entries' | 'topics', query: ListQuery): string {
-  const value = query.search ?? '';
-  const hidden = (['start', 'end'] as const)
-    .filter((name) => collection === 'entries' && query[name] !== undefined && query[name] !== '')
-    .map((name) => `<input type="hidden" name="${name}" value="${esc(query[name] as string)}">`)
+  // The date range in force is kept (on the lists that take it).
+  const hidden = formFields('range')
+    .filter(({ name }) => parametersOf(collection).some((p) => p.name === name))
+    .filter(({ name }) => query[name] !== undefined && query[name] !== '')
+    .map(({ name }) => `<input type="hidden" name="${name}" value="${esc(query[name] as string)}">`)
     .join('');
-  const relevance = query.ordering === 'relevance';
+  const field = (name: ParameterName, form: FormField): string => {
+    const label = `<p><label for="${name}">${form.label}</label><br>`;
+    if (form.input === 'words') {
+      const value = query[name] ?? '';
+      return `${label}<input id="${name}" name="${name}" type="search" size="32" maxlength="500" aria-describedby="search-hint"${value === '' ? '' : ` value="${esc(value)}"`}></p>`;
+    }
+    const relevance = query[name] === 'relevance';
+    return (
+      `${label}<select id="${name}" name="${name}">` +
+      `<option value=""${relevance ? '' : ' selected'}>${collection === 'entries' ? 'By date' : 'By id'}</option>` +
+      `<option value="relevance"${relevance ? ' selected' : ''}>Most relevant first</option></select></p>`
+    );
+  };
   return (
     `<section aria-labelledby="search-title" class="range"><h2 id="search-title">Search the ${collection}</h2>` +
     `<form method="get" action="/api/v1/${collection}" role="search">${hidden}` +
     '<p id="search-hint">Words are all required; "a phrase" in quotes; <code>or</code> between two words for either; <code>-word</code> to leave out.</p>' +
-    '<div class="fields"><p><label for="search">Words</label><br>' +
-    `<input id="search" name="search" type="search" size="32" maxlength="500" aria-describedby="search-hint"${value === '' ? '' : ` value="${esc(value)}"`}></p>` +
-    '<p><label for="ordering">Order</label><br><select id="ordering" name="ordering">' +
-    `<option value=""${relevance ? '' : ' selected'}>${collection === 'entries' ? 'By date' : 'By id'}</option>` +
-    `<option value="relevance"${relevance ? ' selected' : ''}>Most relevant first</option></select></p>` +
+    `<div class="fields">${formFields('search')
+      .map(({ name, form }) => field(name, form))
+      .join('')}` +
     `<p><button type="submit">Search</button></p></div></form></section>`
   );
 }
@@ -343,7 +365,7 @@ export function renderHtmlView(input: HtmlViewInput): string {
         : `${path.replace(/\.json$/, '')}.json`
       : null;
   // The same answer as JSON, for a browser: the `.json` spelling with the recognised parameters.
-  const queryString = (['category', 'day', 'end', 'kind', 'ordering', 'page', 'search', 'start', 'topic'] as const)
+  const queryString = ALPHABETICAL.filter((name) => name !== 'format')
     .filter((name) => query[name] !== undefined && query[name] !== '')
     .map((name) => `${name}=${encodeURIComponent(query[name] as string)}`)
     .join('&');

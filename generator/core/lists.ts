@@ -8,49 +8,29 @@ import { isCalendarDate } from './dates.ts';
 import { type ApiError, INVALID_PAGE, invalidDate } from './errors.ts';
 import { envelope } from './json.ts';
 import { type LinkFilters, pageURL, parsePage, totalPagesFor } from './pagination.ts';
+import { PARAMETERS, type ParameterName } from './parameters.ts';
 import { dateRange } from './ranges.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { IsoDate } from './types.ts';
 
 /**
- * A list request's parameters as given (the last occurrence of each), not yet validated. `start`,
- * `end` and `page` are the contract's; the others are the lists' filters and search (each read
- * and validated by the module that answers it).
+ * A list request's parameters as given (the last occurrence of each), not yet validated: one per
+ * row of the parameter table (parameters.ts), each read and validated by the module that answers it.
  */
-export interface ListQuery {
-  start?: string | undefined;
-  end?: string | undefined;
-  page?: string | undefined;
-  search?: string | undefined;
-  ordering?: string | undefined;
-  topic?: string | undefined;
-  kind?: string | undefined;
-  category?: string | undefined;
-  day?: string | undefined;
-  format?: string | undefined;
-}
-
-const LIST_PARAMETERS = [
-  'start',
-  'end',
-  'page',
-  'search',
-  'ordering',
-  'topic',
-  'kind',
-  'category',
-  'day',
-  'format',
-] as const satisfies ReadonlyArray<keyof ListQuery>;
+export type ListQuery = { [name in ParameterName]?: string | undefined };
 
 export function listQuery(params: URLSearchParams): ListQuery {
   const query: ListQuery = {};
-  for (const name of LIST_PARAMETERS) {
+  for (const { name } of PARAMETERS) {
     const all = params.getAll(name);
     if (all.length > 0) query[name] = all[all.length - 1];
   }
   return query;
 }
+
+/** The date filters' rows (`start`, `end`), in the order their errors are checked. */
+type DateParameter = Extract<(typeof PARAMETERS)[number], { role: 'date' }>;
+const DATE_PARAMETERS = PARAMETERS.filter((p): p is DateParameter => p.role === 'date');
 
 /** The records a list selects: positions [from, from + total) of the full sequence. */
 export interface ListSlice {
@@ -82,7 +62,7 @@ export function entrySlice(dates: readonly IsoDate[], filters: LinkFilters): Lis
  */
 export function entryFilters(q: ListQuery, calendar: CalendarName, example?: IsoDate): Result<LinkFilters, ApiError> {
   const filters: LinkFilters = {};
-  for (const name of ['start', 'end'] as const) {
+  for (const { name } of DATE_PARAMETERS) {
     const value = q[name];
     if (value === undefined || value === '') continue;
     if (!isCalendarDate(calendar, value)) return fail(invalidDate(name, value, example));

@@ -5,6 +5,7 @@
 
 import { DOWNLOAD_TYPES } from './files.ts';
 import { pretty } from './json.ts';
+import { parametersOf } from './parameters.ts';
 import type { Route } from './router.ts';
 
 interface Metadata {
@@ -17,11 +18,6 @@ interface Metadata {
 
 const JSON_AND_HTML = ['application/json', 'text/html'];
 const MODEL = { entries: 'Entry', categories: 'Category', topics: 'Topic' } as const;
-const LIST_PARAMETERS = {
-  entries: ['day', 'end', 'format', 'ordering', 'page', 'search', 'start', 'topic'],
-  categories: ['format', 'page'],
-  topics: ['category', 'format', 'kind', 'ordering', 'page', 'search'],
-} as const;
 
 function describe(r: Exclude<Route, { kind: 'unknown' }>): Omit<Metadata, 'parses'> {
   switch (r.kind) {
@@ -72,7 +68,10 @@ function describe(r: Exclude<Route, { kind: 'unknown' }>): Omit<Metadata, 'parse
         name: `${MODEL[r.collection]} List`,
         description: `A page of ${r.collection}, 50 a page, in key order.`,
         renders: JSON_AND_HTML,
-        parameters: [...LIST_PARAMETERS[r.collection]],
+        // The parameter table's rows this list takes, in alphabetical order.
+        parameters: parametersOf(r.collection)
+          .map((p) => p.name)
+          .sort(),
       };
     case 'detail':
       return {

@@ -14,6 +14,7 @@ import { pretty } from '../core/json.ts';
 import { type License, openApiLicense } from '../core/license.ts';
 import { pagePlan, pagePositions, renderPage, wholeList } from '../core/lists.ts';
 import type { Model, SiteConfig } from '../core/model.ts';
+import { linkParametersOf, openApiParameter, PARAMETERS, parametersOf } from '../core/parameters.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, root, topicDetail } from '../core/records.ts';
 import { PEPYS_TITLE } from '../core/site-index.ts';
 import { entryTitle } from '../core/titles.ts';
@@ -85,6 +86,21 @@ function webURLPattern(site: string, template: string): string {
 function pagePattern(listURL: string, params: ReadonlyArray<readonly [string, string]>): string {
   return `${listURL}(?:\\?${params.map(([name, value]) => `(?:&?${name}=${value})?`).join('')})?`;
 }
+
+/** A list's page links (pattern, description): the parameters they carry (the parameter table's), in alphabetical order. */
+function pageLinks(api: string, c: Collection): [string, string] {
+  const params = linkParametersOf(c);
+  const filters = params.flatMap(([name]) => (name === 'page' ? [] : [`\`${name}\``]));
+  const list = `A page of the ${SINGULAR[c]} list`;
+  return [
+    pagePattern(`${api}/${c}`, params),
+    filters.length === 0
+      ? `${list} (no \`page\` on page 1).`
+      : `${list}: its filters (${filters.join(', ')}) and \`page\` in alphabetical order, no \`page\` on page 1.`,
+  ];
+}
+
+const SINGULAR: Readonly<Record<Collection, string>> = { entries: 'entry', categories: 'category', topics: 'topic' };
 
 function record<T>(description: string, fields: Fields<T>): Doc {
   return {
@@ -262,32 +278,9 @@ function schemas(o: Origins, pageSize: number, words: EntryWords, license: Licen
     EntryURL: url(`${api}/entries/${DATE}`, 'The API address of an entry.'),
     CategoryURL: url(`${api}/categories/${SLUG}`, 'The API address of a category.'),
     TopicURL: url(`${api}/topics/[0-9]+`, 'The API address of a topic.'),
-    EntryPageURL: url(
-      pagePattern(`${api}/entries`, [
-        ['day', '[0-9]{2}-[0-9]{2}'],
-        ['end', DATE],
-        ['ordering', 'relevance'],
-        ['page', '[1-9][0-9]*'],
-        ['search', '[^&#]+'],
-        ['start', DATE],
-        ['topic', '[0-9]+'],
-      ]),
-      'A page of the entry list: its filters (`day`, `end`, `ordering`, `search`, `start`, `topic`) and `page` in alphabetical order, no `page` on page 1.',
-    ),
-    CategoryPageURL: url(
-      pagePattern(`${api}/categories`, [['page', '[1-9][0-9]*']]),
-      'A page of the category list (no `page` on page 1).',
-    ),
-    TopicPageURL: url(
-      pagePattern(`${api}/topics`, [
-        ['category', SLUG],
-        ['kind', '(?:person|place|default)'],
-        ['ordering', 'relevance'],
-        ['page', '[1-9][0-9]*'],
-        ['search', '[^&#]+'],
-      ]),
-      'A page of the topic list: its filters (`category`, `kind`, `ordering`, `search`) and `page` in alphabetical order, no `page` on page 1.',
-    ),
+    EntryPageURL: url(...pageLinks(api, 'entries')),
+    CategoryPageURL: url(...pageLinks(api, 'categories')),
+    TopicPageURL: url(...pageLinks(api, 'topics')),
     DownloadList: downloadList(license),
     Download: record<Download>('A file of the whole data, served as it is (no content coding).', {
       name: { type: 'string', enum: [...DOWNLOAD_TYPES.keys()], description: 'The last segment of its URL.' },
@@ -557,16 +550,11 @@ function parameters(model: Model): Doc {
     slug: model.categories[0]?.slug ?? 'people',
     id: model.topics[0]?.id ?? 1,
   };
+  // The query's parameters from the parameter table (core/parameters.ts), `format` first.
+  const context = { year: exampleYear(model.config), topicId: first.id, categorySlug: first.slug };
+  const query = Object.fromEntries(PARAMETERS.map((p) => [p.name, openApiParameter(p, context)]));
   return {
-    format: {
-      name: 'format',
-      in: 'query',
-      required: false,
-      description:
-        'The representation, as Django REST Framework’s format override: `json` (JSON whatever the Accept header) or `api` (the browsable HTML page). Empty or absent: by Accept. Anything else: 404 Not found.',
-      schema: { type: 'string', enum: ['', 'json', 'api'] },
-      example: 'json',
-    },
+    format: query.format,
     name: {
       name: 'name',
       in: 'path',
@@ -575,95 +563,7 @@ function parameters(model: Model): Doc {
       schema: { type: 'string', pattern: '^[-a-z0-9.]+$' },
       example: 'diary.sqlite',
     },
-    page: {
-      name: 'page',
-      in: 'query',
-      required: false,
-      description:
-        'The page: 1 (the default, also when empty) to totalPages, leading zeros allowed, or `last`. Anything else: 404 Invalid page.',
-      schema: {
-        anyOf: [
-          { type: 'integer', minimum: 1 },
-          { type: 'string', enum: ['last'] },
-        ],
-      },
-      examples: { second: { value: 2 }, last: { value: 'last' } },
-    },
-    start: {
-      name: 'start',
-      in: 'query',
-      required: false,
-      description:
-        'Entries on or after this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400.',
-      schema: schemaRef('Date'),
-      example: `${exampleYear(model.config)}-01-01`,
-    },
-    end: {
-      name: 'end',
-      in: 'query',
-      required: false,
-      description:
-        'Entries on or before this date. Empty means absent; anything but a real date written YYYY-MM-DD: 400. After `start`: an empty list.',
-      schema: schemaRef('Date'),
-      example: `${exampleYear(model.config)}-12-31`,
-    },
-    topic: {
-      name: 'topic',
-      in: 'query',
-      required: false,
-      description:
-        'Only the entries that mention this topic (its id), in date order. Empty means absent; not a whole number: 400; no such topic: 404 No Topic matches.',
-      schema: { type: 'integer', minimum: 0 },
-      example: first.id,
-    },
-    day: {
-      name: 'day',
-      in: 'query',
-      required: false,
-      description:
-        'On this day: only the entries of this calendar day, written MM-DD, in every year, in date order. Empty means absent; not a day of the year (02-29 is one): 400.',
-      schema: { type: 'string', pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
-      example: '01-01',
-    },
-    kind: {
-      name: 'kind',
-      in: 'query',
-      required: false,
-      description: 'Only the topics of this kind. Empty means absent; anything else: 400.',
-      schema: { type: 'string', enum: ['person', 'place', 'default'] },
-      example: 'person',
-    },
-    category: {
-      name: 'category',
-      in: 'query',
-      required: false,
-      description:
-        "Only the category's own topics (its slug). Empty means absent; no such category: 404 No Category matches.",
-      schema: { type: 'string', pattern: `^${SLUG}$` },
-      example: first.slug,
-    },
-    search: {
-      name: 'search',
-      in: 'query',
-      required: false,
-      description:
-        'Full-text search, written as in a web search engine: words are all required, `"a phrase"` needs its words in a row, `or` between two terms takes either, `-term` excludes. Case, accents and word endings do not matter (English stemming); no word is ignored. An empty value is no search. At most 500 characters and 32 words, no control characters: anything else is read leniently; beyond that: 400. Matches come in the list’s order unless `ordering=relevance`; each item gains `snippet`.',
-      schema: { type: 'string', maxLength: 500 },
-      examples: {
-        word: { value: 'plague' },
-        phrase: { value: '"and so to bed"' },
-        either: { value: 'lute or theorbo' },
-      },
-    },
-    ordering: {
-      name: 'ordering',
-      in: 'query',
-      required: false,
-      description:
-        'With `search`: `relevance` ranks the matches (BM25; the title weighs more than the text, the text more than the notes; ties in the list’s order). Empty or absent: the list’s order. Anything else: 400. Without `search` it changes nothing.',
-      schema: { type: 'string', enum: ['', 'relevance'] },
-      example: 'relevance',
-    },
+    ...query,
     date: {
       name: 'date',
       in: 'path',
@@ -812,12 +712,10 @@ function paths(): Doc {
   };
   for (const [c, plural, singular, key, a] of collections) {
     const base = `${v1}/${c}`;
-    const query =
-      c === 'entries'
-        ? ['page', 'start', 'end', 'topic', 'day', 'search', 'ordering']
-        : c === 'topics'
-          ? ['page', 'kind', 'category', 'search', 'ordering']
-          : ['page'];
+    // The table's rows this list takes, in its order (`format`, every operation's, comes first anyway).
+    const query = parametersOf(c)
+      .map((p) => p.name)
+      .filter((name) => name !== 'format');
     add(
       {
         path: base,
