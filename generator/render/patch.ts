@@ -14,7 +14,7 @@
 //   the first topic's entries).
 //
 // Those files are rendered here with the very functions of a full render (render-site.ts), and no
-// others: the watch session (watch/session.ts) checks that an edit is of this kind first, and
+// others: the watch session (watch/fast-path.ts) checks that an edit is of this kind first, and
 // test/watch-fast.test.ts holds this path to the general one (validate, render everything) and to
 // a cold build on random edits.
 
@@ -195,7 +195,7 @@ export function patchSite(
     if (edits.topics.length > 0) files.push(...topicIndexFiles(model));
   }
   // The downloads hold every record whole: the session makes them again after the edits
-  // (watch/session.ts), off this path.
+  // (watch/downloads-remake.ts), off this path.
   // The document shows the first record of each kind, the first page of each list, and the first
   // topic's entries (openapi.ts).
   const firstTopic = topics[0];

@@ -10,7 +10,8 @@
 
 import { ENTRIES_DIR, TOPICS_DIR } from '../content/discover.ts';
 import { formatProblem } from '../content/problems.ts';
-import { BuildSession, describeFault, type RebuildReport, type SessionOptions } from './session.ts';
+import { describeFault } from './describe-fault.ts';
+import { BuildSession, type RebuildReport, type SessionOptions } from './session.ts';
 import { type TreeWatcher, watchTree } from './watch-tree.ts';
 
 /** Events closer together than this are one change (an editor's save is often several). */

@@ -1,0 +1,165 @@
+// When the watch mode makes the downloads again: they hold every record and take seconds on the
+// whole diary, so after a rebuild they are made once a burst of edits is over, on other threads
+// (the server goes on answering and rebuilding meanwhile), and go live only if the content is
+// still what they were made of, after any rebuild under way.
+
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type Downloads, downloadFiles, downloadFilesInThread } from '../render/downloads.ts';
+import type { RenderedSite } from '../render/patch.ts';
+import { describeFault } from './describe-fault.ts';
+
+type Model = RenderedSite['model'];
+
+/** Downloads being made on other threads: of which model, how to stop them, what they made. */
+interface DownloadsRun {
+  model: Model;
+  stop: AbortController;
+  made: Downloads | null;
+}
+
+/** What the remake needs of its session. */
+export interface DownloadsHost {
+  /** The last valid model, if any: the one whose downloads are wanted. */
+  model(): Model | undefined;
+  /** Milliseconds to wait after a rebuild; negative: at once, within it. */
+  delayMs(): number;
+  /** Whether rebuilds are under way (made downloads then wait for them to end). */
+  rebuilding(): boolean;
+  /** Puts made downloads live; returns the paths changed. */
+  putLive(downloads: Downloads): string[];
+  warn(line: string): void;
+}
+
+/** The pending remake of the downloads, the one being made on other threads, and who waits. */
+export class DownloadsRemake {
+  private timer: NodeJS.Timeout | null = null;
+  private waiters: Array<() => void> = [];
+  /** The downloads being made on other threads (downloadFilesInThread), of that model. */
+  private run: DownloadsRun | null = null;
+  private readonly host: DownloadsHost;
+
+  constructor(host: DownloadsHost) {
+    this.host = host;
+  }
+
+  /** Forgets the pending remake (the downloads live are current). */
+  cancelTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Downloads made during rebuilds go live now, if the content is still what they were made of. */
+  afterRebuilds(): void {
+    const run = this.run;
+    if (run?.made != null) this.made(run);
+  }
+
+  /** Stops the pending timer and the downloads being made; tells those waiting. */
+  close(): void {
+    this.cancelTimer();
+    this.stop();
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /**
+   * Makes the pending downloads now, on this thread, rather than when their timer fires (or
+   * instead of those being made on other threads); returns the paths changed.
+   */
+  makeNow(): string[] {
+    if (this.timer === null && this.run === null) return [];
+    this.cancelTimer();
+    this.stop();
+    return this.remake();
+  }
+
+  /** Resolves once the downloads are made for the latest valid content (at once if they are). */
+  settled(): Promise<void> {
+    if (this.timer === null && this.run === null) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Schedules the downloads' remake; returns the paths it changed when it ran at once (delay < 0). */
+  schedule(): string[] {
+    this.cancelTimer();
+    // Those being made are of content that is no longer the latest.
+    this.stop();
+    const delay = this.host.delayMs();
+    if (delay < 0) return this.remake();
+    this.timer = setTimeout(() => this.start(), delay);
+    return [];
+  }
+
+  /**
+   * Makes the downloads of the last valid model on other threads (a second of SQLite's work on
+   * the whole diary, during which this thread goes on serving and rebuilding); they go live when
+   * made, unless the content changed meanwhile (its own downloads follow), and after any rebuild
+   * under way.
+   */
+  private start(): void {
+    this.timer = null;
+    const model = this.host.model();
+    if (model === undefined) {
+      this.settle();
+      return;
+    }
+    const run: DownloadsRun = { model, stop: new AbortController(), made: null };
+    this.run = run;
+    // A piece of the work here at a time, the server answering between two.
+    downloadFilesInThread(model, run.stop.signal, () => nextTurn()).then(
+      (made) => {
+        if (this.run !== run) return;
+        run.made = made;
+        if (!this.host.rebuilding()) this.made(run);
+      },
+      (err: unknown) => {
+        if (this.run !== run) return;
+        this.run = null;
+        this.host.warn(`making the downloads failed: ${describeFault(err)}`);
+        this.settle();
+      },
+    );
+  }
+
+  /** Puts made downloads live, if the content is still what they were made of. */
+  private made(run: DownloadsRun): string[] {
+    this.run = null;
+    try {
+      if (run.made === null || this.host.model() !== run.model) return [];
+      return this.host.putLive(run.made);
+    } finally {
+      this.settle();
+    }
+  }
+
+  /** Stops the downloads being made on other threads, if any (their result is never used). */
+  private stop(): void {
+    const run = this.run;
+    this.run = null;
+    run?.stop.abort();
+  }
+
+  /** Makes the downloads of the last valid model on this thread and puts them live. */
+  private remake(): string[] {
+    this.timer = null;
+    const model = this.host.model();
+    try {
+      if (model === undefined) return [];
+      let made: Downloads;
+      try {
+        made = downloadFiles(model);
+      } catch (err) {
+        this.host.warn(`making the downloads failed: ${describeFault(err)}`);
+        return [];
+      }
+      return this.host.putLive(made);
+    } finally {
+      this.settle();
+    }
+  }
+
+  /** Tells those waiting for the downloads, once none are pending. */
+  private settle(): void {
+    if (this.timer !== null || this.run !== null) return;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
