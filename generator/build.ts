@@ -9,15 +9,16 @@
 
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { createProgress } from './cli/progress.ts';
-import { type LoadOptions, readContent, validate } from './content/load.ts';
+import { type BuildOptions, type BuildReport, SILENT_PROGRESS } from './build-types.ts';
+import { readContent, validate } from './content/load.ts';
 import { ContentError, printable } from './content/problems.ts';
+import type { OutputFile } from './output/file.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
 import { patchSite } from './render/patch.ts';
 import { patchBasisSteps } from './render/patch-basis.ts';
-import { type OutputFile, renderFiles } from './render/render-site.ts';
+import { renderFiles } from './render/render-site.ts';
 import { entriesBasis } from './render/search-basis.ts';
 import { searchIndexFilesInSteps } from './render/search-index.ts';
 import { checkUnchanged } from './unchanged.ts';
@@ -25,55 +26,13 @@ import { checkUnchanged } from './unchanged.ts';
 /** Milliseconds of rendering between two turns of the event loop. */
 const RENDER_SLICE_MS = 5;
 
-export interface BuildOptions extends LoadOptions {
-  contentDir: string;
-  outDir: string;
-  quiet?: boolean;
-  /**
-   * A caller has already asked whether there is anything to do (unchanged.ts checkUnchanged, as
-   * `npm run build` does): the build then does not ask again.
-   */
-  checked?: boolean;
-  /** Write a whole new tree, trusting nothing of the previous output (no rebuild, no skip). */
-  full?: boolean;
-}
-
-export interface BuildReport {
-  entries: number;
-  categories: number;
-  topics: number;
-  files: number;
-  bytes: number;
-  /**
-   * How the output was made: `full`, a new tree written whole; `rebuild`, only the files that
-   * changed written into the other generation (output/rebuild.ts); `unchanged`, nothing to do (the
-   * output was built from the same content, options and generator, and is as it was written).
-   */
-  mode: 'full' | 'rebuild' | 'unchanged';
-  /**
-   * How the entries' search index was made, when the site was rendered: whole, or the last
-   * build's changed where the entries' text changed (a rebuild: render/search-basis.ts).
-   */
-  entriesIndex?: 'made' | 'changed';
-  /**
-   * True when only the files that the changed content files change were rendered, the others
-   * kept from the live tree (a rebuild of the watch mode's fast-path edits: render/patch-basis.ts).
-   */
-  patched?: boolean;
-  /** Files written (all of them for a full build) and removed. */
-  written: number;
-  deleted: number;
-  /**
-   * Milliseconds spent in each phase on the main thread: listing, reading and parsing the files
-   * (`load`, which includes rendering the entries' details), checking them against each other
-   * (`validate`), rendering the rest, then waiting for the writing thread to finish and swapping in
-   * the new tree (`write`: the writing itself overlaps the phases before it).
-   */
-  timings: { load: number; validate: number; render: number; write: number; total: number };
-}
+// The build's options, report and progress reporter are in build-types.ts, which unchanged.ts
+// imports too (without this module); re-exported for the build's callers.
+export type { BuildOptions, BuildProgress, BuildReport } from './build-types.ts';
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
-  const progress = createProgress(options.quiet === true);
+  // Given no reporter, the build says nothing of its steps (its warnings still follow `quiet`).
+  const progress = options.progress ?? SILENT_PROGRESS;
   const t0 = performance.now();
   // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
   prepareOutput(options.contentDir, options.outDir);

@@ -4,7 +4,7 @@
 // takes to run: `npm run build` asks here first, and loads the build only when there is work.
 
 import { join } from 'node:path';
-import type { BuildOptions, BuildReport } from './build.ts';
+import type { BuildOptions, BuildReport } from './build-types.ts';
 import { buildFingerprint } from './content/fingerprint.ts';
 import { readRegular } from './content/read-regular.mjs';
 import { SITE_INDEX_FILE } from './core/files.ts';

@@ -162,6 +162,7 @@ try {
         ...options,
         checked: values.full !== true,
         full: values.full === true,
+        progress: createProgress(options.quiet),
       }));
     delete failure.kept;
     // A deploy refused for its number of files is told now, not at the deploy (deploy/file-caps.ts).

@@ -1,23 +1,14 @@
 // The build's progress on stderr: what is being done, counts, time. Silent when quiet. On a
 // terminal, one line rewritten in place, with a bar (cli-progress) while the content's files are
-// read; in a log, each step on its own line and no bar.
+// read; in a log, each step on its own line and no bar. The build's BuildProgress (build-types.ts),
+// passed to build() by the CLI.
 
 import { SingleBar } from 'cli-progress';
+import { type BuildProgress, SILENT_PROGRESS } from '../build-types.ts';
 import { stderrColours as c } from './colour.ts';
 
-export interface Progress {
-  step(message: string): void;
-  /** A step with a known number of units: a bar on a terminal, one line elsewhere. */
-  counted(message: string, total: number): void;
-  /** One more unit of the counted step done. */
-  tick(): void;
-  done(message: string): void;
-}
-
-const SILENT: Progress = { step: () => {}, counted: () => {}, tick: () => {}, done: () => {} };
-
-export function createProgress(quiet: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
-  if (quiet) return SILENT;
+export function createProgress(quiet: boolean, stream: NodeJS.WriteStream = process.stderr): BuildProgress {
+  if (quiet) return SILENT_PROGRESS;
   const started = performance.now();
   const elapsed = () => c.dim(`[${((performance.now() - started) / 1000).toFixed(2)} s]`);
   const tty = stream.isTTY === true;

@@ -191,8 +191,9 @@ if (building) {
     } else {
       // Loaded only here (after the port is bound), like the watch mode: the renderers bring the
       // downloads' SQLite engine, tens of milliseconds to start, which --no-build never needs.
-      const { build } = await import('../build.ts');
-      await build({ contentDir, outDir, quiet: values.quiet === true, overrides: siteOverrides, env: {} });
+      const [{ build }, { createProgress }] = await Promise.all([import('../build.ts'), import('./progress.ts')]);
+      const quiet = values.quiet === true;
+      await build({ contentDir, outDir, quiet, overrides: siteOverrides, env: {}, progress: createProgress(quiet) });
     }
   } catch (err) {
     for (const socket of held.splice(0)) socket.destroy();

@@ -12,12 +12,17 @@ import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SITE_FILE } from './config.ts';
+import { type ConfigOverrides, SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
-import type { LoadOptions } from './load.ts';
 import type { Problem } from './problems.ts';
 import { MAX_FILE_BYTES, type ReadOutcome } from './read-file.ts';
 import { readRegular } from './read-regular.mjs';
+
+/** What a content directory is read with besides its files (defined where the fingerprint hashes it). */
+export interface LoadOptions {
+  overrides?: ConfigOverrides;
+  env?: Record<string, string | undefined>;
+}
 
 const CATEGORIES_FILE = 'categories.yaml';
 /** The packages whose code makes output bytes (package.json's dependencies). */

@@ -6,9 +6,9 @@
 
 import type { Model, SiteConfig } from '../core/model.ts';
 import { buildModel } from './build-model.ts';
-import { type ConfigOverrides, readSiteConfig, SITE_FILE } from './config.ts';
+import { readSiteConfig, SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
-import { inputOf, inputsHash, type Sources } from './fingerprint.ts';
+import { inputOf, inputsHash, type LoadOptions, type Sources } from './fingerprint.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
 import { type FileJob, type ParsedFile, parseContentFile } from './parse-file.ts';
@@ -19,10 +19,8 @@ import { type ReadOutcome, readContentFile } from './read-file.ts';
 
 export const CATEGORIES_FILE = 'categories.yaml';
 
-export interface LoadOptions {
-  overrides?: ConfigOverrides;
-  env?: Record<string, string | undefined>;
-}
+// Defined beside the fingerprint, which hashes them (no import circle); its readers find it here too.
+export type { LoadOptions } from './fingerprint.ts';
 
 export interface ReadOptions extends LoadOptions {
   /**

@@ -26,7 +26,7 @@ import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import { readRegular } from '../content/read-regular.mjs';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
-import type { OutputFile } from '../render/render-site.ts';
+import type { OutputFile } from './file.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from './generations.ts';
 import { checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
 import { linkTree } from './link-tree.ts';

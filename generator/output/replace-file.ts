@@ -3,7 +3,7 @@
 
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { OutputFile } from '../render/render-site.ts';
+import type { OutputFile } from './file.ts';
 
 /**
  * Writes one file so that no reader ever opens it half-written: a temporary file, then rename.

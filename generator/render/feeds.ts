@@ -8,7 +8,7 @@ import { FEED_FILES } from '../core/files.ts';
 import { licenseText } from '../core/license.ts';
 import type { Entry, Model } from '../core/model.ts';
 import { entryApiURL, entryWebURL } from '../core/urls.ts';
-import type { TextFile } from './render-site.ts';
+import type { TextFile } from '../output/file.ts';
 
 /** How many entries a feed holds. */
 export const FEED_SIZE = 50;

@@ -34,8 +34,8 @@ import {
   type TopicItem,
 } from '../core/types.ts';
 import { API_PATH, collectionURL } from '../core/urls.ts';
+import type { FragmentList } from './fragment-list.ts';
 import type { RenderMemo } from './render-memo.ts';
-import type { FragmentList } from './render-site.ts';
 
 /** A JSON value of the document. */
 type Doc = { [key: string]: unknown };

@@ -31,23 +31,18 @@ import {
 import { siteIndexFile } from '../core/site-index.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
+import type { OutputFile, TextFile } from '../output/file.ts';
 import { downloadFiles, staticHeadersFile } from './downloads.ts';
 import { feedFiles } from './feeds.ts';
+import type { FragmentList } from './fragment-list.ts';
 import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
 import { type SearchBasis, type SiteSearchIndex, searchIndexFiles } from './search-index.ts';
 
-export interface OutputFile {
-  /** Relative to the output directory, `/`-separated. */
-  path: string;
-  /** Text (written as UTF-8), or bytes for the few binary files (the downloads). */
-  body: string | Uint8Array;
-}
-
-/** A file of text: every file but the downloads. */
-export interface TextFile extends OutputFile {
-  body: string;
-}
+// patch.ts and the watch mode name these types through this module (defined in output/file.ts and
+// fragment-list.ts, which feeds.ts, openapi.ts and output/ import without importing this one).
+export type { OutputFile } from '../output/file.ts';
+export type { FragmentList } from './fragment-list.ts';
 
 /** Do two bodies hold the same bytes? (Text and bytes never compare equal: no path changes kind.) */
 export function sameBody(a: OutputFile['body'] | undefined, b: OutputFile['body']): boolean {
@@ -138,15 +133,6 @@ export function siteIndexBody(model: Model): string {
 
 /** The rendered list items of the three lists, by position: what list pages are made of. */
 export type Fragments = Record<Collection, readonly string[]>;
-
-/**
- * A list's rendered items by position: an array of them, or one made each time it is asked for
- * (a cold build's topics, which no one keeps).
- */
-export interface FragmentList {
-  readonly length: number;
-  at(position: number): string | undefined;
-}
 
 export interface RenderOptions {
   /** Given the list items once they are rendered (the watch mode keeps them: see render/patch.ts). */

@@ -1,0 +1,15 @@
+// One file of the output, as the renderers make it and the writers write it: the writers' unit,
+// defined here so that output/ needs nothing of render/ (which sits above it: see
+// docs/architecture.md, "Layers and the import check").
+
+export interface OutputFile {
+  /** Relative to the output directory, `/`-separated. */
+  path: string;
+  /** Text (written as UTF-8), or bytes for the few binary files (the downloads). */
+  body: string | Uint8Array;
+}
+
+/** A file of text: every file but the downloads. */
+export interface TextFile extends OutputFile {
+  body: string;
+}
