@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/heavy/**', '**/node_modules/**'],
-    globalSetup: ['test/global-setup.ts'],
+    // The second builds the sample once for the suites that only read it (sampleSite()).
+    globalSetup: ['test/global-setup.ts', 'test/helpers/sample-site-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // HTTP tests start servers on loopback ports of their own; files run in parallel workers, at

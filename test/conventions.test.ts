@@ -1,16 +1,13 @@
 // What a user of Django REST Framework tries first: `?format=json` and `?format=api`, and `/`
 // leading to the API's root. Through the local server on loopback.
 
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_ACCEPT } from './contract/suite.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
-
-const CONTENT = join(import.meta.dirname, '..', 'content');
+import { type LocalSite, sampleSite } from './helpers/local-server.ts';
 
 let site: LocalSite;
 beforeAll(async () => {
-  site = await startLocalSite(CONTENT);
+  site = sampleSite();
 });
 afterAll(() => site.stop());
 

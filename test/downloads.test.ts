@@ -4,14 +4,11 @@
 // against the API.
 
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import initSqlJs, { type Database } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CategoryDetail, Download, EntryDetail, TopicDetail } from '../generator/core/types.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
-
-const CONTENT = join(import.meta.dirname, '..', 'content');
+import { type LocalSite, sampleSite } from './helpers/local-server.ts';
 
 let site: LocalSite;
 let downloads: Download[];
@@ -41,7 +38,7 @@ async function crawl<T>(collection: keyof typeof api): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  site = await startLocalSite(CONTENT);
+  site = sampleSite();
   downloads = (await json<{ downloads: Download[] }>(`${site.origin}/api/v1/downloads`)).downloads;
   for (const d of downloads) {
     const res = await fetch(d.url, { headers: { 'accept-encoding': 'br, gzip' } });

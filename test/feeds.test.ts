@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
 import type { Entry, Model } from '../generator/core/model.ts';
 import { BROWSER_ACCEPT } from './contract/suite.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { type LocalSite, sampleSite } from './helpers/local-server.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
 
@@ -18,7 +18,7 @@ let model: Model;
 let latest: Entry[];
 
 beforeAll(async () => {
-  site = await startLocalSite(CONTENT);
+  site = sampleSite();
   model = (await loadContent(CONTENT)).model;
   latest = model.entries.slice(-50).reverse();
 });

@@ -9,7 +9,7 @@ import { loadContent } from '../generator/content/load.ts';
 import type { Model } from '../generator/core/model.ts';
 import { pick, prng } from '../generator/core/random.ts';
 import type { TopicKind } from '../generator/core/types.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { type LocalSite, sampleSite } from './helpers/local-server.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
 
@@ -25,7 +25,7 @@ let site: LocalSite;
 let model: Model;
 
 beforeAll(async () => {
-  site = await startLocalSite(CONTENT);
+  site = sampleSite();
   model = (await loadContent(CONTENT)).model;
 });
 afterAll(() => site.stop());

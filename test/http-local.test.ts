@@ -2,7 +2,6 @@
 // what only the local server can show: the JSON it sends is the built file, byte for byte, to
 // every client that does not prefer HTML.
 
-import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import {
   BROWSER_ACCEPT,
@@ -12,13 +11,13 @@ import {
   JSON_ACCEPTS,
 } from './contract/suite.ts';
 import { readServed } from './helpers/files.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { type LocalSite, sampleSite, startLocalSite } from './helpers/local-server.ts';
 
 let site: LocalSite | null = null;
 
 defineContractTests('local server, sample content', {
   start: async () => {
-    site = await startLocalSite(join(import.meta.dirname, '..', 'content'));
+    site = sampleSite();
     return { origin: site.origin };
   },
   stop: async () => {

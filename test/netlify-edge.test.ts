@@ -25,7 +25,7 @@ import {
 import { emulatorToml } from '../tools/netlify/emulator.ts';
 import { BROWSER_ACCEPT } from './contract/suite.ts';
 import { CONTRACT_HEADER_NAMES, randomRequests } from './edge/requests.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { type LocalSite, sampleSite as sharedSample, startLocalSite } from './helpers/local-server.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const REPO = join(import.meta.dirname, '..');
@@ -57,12 +57,8 @@ async function generatedFunction(publicDir: string): Promise<EdgeFunction> {
   return ((await import(pathToFileURL(written.value.entry).href)) as { default: EdgeFunction }).default;
 }
 
-// One build of the sample for the tests below (another, with 7 a page, for the byte-identity).
-let defaultSite: Promise<LocalSite> | null = null;
-const sampleSite = () => (defaultSite ??= startLocalSite(CONTENT));
-afterAll(async () => {
-  await (await defaultSite)?.stop();
-});
+// The run's one build of the sample for the tests below (another, with 7 a page, for the byte-identity).
+const sampleSite = async (): Promise<LocalSite> => sharedSample();
 
 // 1,200 random requests at the sample's page size, 600 more at a small one (many pages); the
 // Deno test (test/heavy/netlify-deno.test.ts) runs 3,000 through the generated function in Deno.

@@ -8,9 +8,8 @@ import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Env } from '../generator/deploy/cloudflare/worker.ts';
 import { FUNCTION_CONFIG } from '../generator/deploy/netlify/generate.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { type LocalSite, sampleSite } from './helpers/local-server.ts';
 
-const CONTENT = join(import.meta.dirname, '..', 'content');
 const METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 
 interface Seen {
@@ -27,7 +26,7 @@ async function seen(res: Response): Promise<Seen> {
 describe('/api/v1/.json', () => {
   let site: LocalSite;
   beforeAll(async () => {
-    site = await startLocalSite(CONTENT);
+    site = sampleSite();
   });
   afterAll(() => site.stop());
 

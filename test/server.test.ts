@@ -14,7 +14,7 @@ import { build } from '../generator/build.ts';
 import { createApiServer } from '../generator/server/server.ts';
 import { CONTRACT_HEADERS } from './contract/suite.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { type LocalSite, sampleSite, startLocalSite } from './helpers/local-server.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
@@ -60,8 +60,8 @@ function expectContract(headers: Record<string, string> | Headers, label: string
 
 describe('local server: validators, ranges and paths', () => {
   let site: LocalSite;
-  beforeAll(async () => {
-    site = await startLocalSite(CONTENT);
+  beforeAll(() => {
+    site = sampleSite();
   });
   afterAll(async () => {
     await site.stop();

@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { build } from '../../generator/build.ts';
 import type { ConfigOverrides } from '../../generator/content/config.ts';
 import { createApiServer } from '../../generator/server/server.ts';
@@ -32,4 +33,14 @@ export async function startLocalSite(contentDir: string, overrides: ConfigOverri
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The sample (content/) as startLocalSite() would build and serve it, but built once for the whole
+ * run and served by the run's main process (test/helpers/sample-site-setup.ts): for suites that
+ * only read it. Do not change its files or attack its server; stop() leaves it to the run.
+ */
+export function sampleSite(): LocalSite {
+  const { origin, publicDir } = inject('sampleSite');
+  return { origin, publicDir, stop: async () => {} };
 }
