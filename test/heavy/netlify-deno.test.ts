@@ -94,7 +94,7 @@ describe.runIf(installed)('Netlify edge function in Deno', () => {
       if (m === 'node_modules/@orama/stemmers/dist/en.js') continue;
       if (/^node_modules\/entities\/dist\/esm\/[\w/-]+\.js$/.test(m)) continue;
       expect(m, 'module of the edge function').toMatch(
-        /^generator\/(deploy\/(netlify\/[\w-]+|web)|core\/([\w-]+\/)?[\w-]+)\.ts$/,
+        /^generator\/(deploy\/(netlify\/[\w-]+|web|read-body)|core\/([\w-]+\/)?[\w-]+)\.ts$/,
       );
     }
     for (const m of [

@@ -178,15 +178,15 @@ describe('the pack-damage family on every runtime', () => {
     }
   });
 
-  it('answers a record of a pack grown huge with the same 503, promptly, on every runtime', async () => {
+  it('answers a record of a pack grown huge with the same 503 on every runtime', async () => {
+    // Before, a pack grown past the cap answered 200 (read whole: 1.5 GB took seconds and 1.6 GB of
+    // the local server's memory). How much a read costs is held by test/pack-damage.test.ts (the
+    // local server's RSS) and the adapters' cap, not timed here: the machine may be busy.
     for (const [runtime, origin] of origins) {
       const huge = runtime === 'Worker (workerd)' ? [huge24] : [huge24, huge15];
       for (const date of huge) {
-        const started = Date.now();
         const got = await get(origin, `/api/v1/entries/${date}`);
         expect({ ...got, body: got.body.trim() }, `${runtime}: ${date}`).toEqual(lacks(date));
-        // Read whole, 1.5 GB took seconds (and 1.6 GB of memory on the local server).
-        expect(Date.now() - started, `${runtime}: ${date}`).toBeLessThan(2_000);
       }
     }
   });
