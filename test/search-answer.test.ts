@@ -6,7 +6,8 @@ import { DEFAULT_CONFIG } from '../generator/content/config.ts';
 import { SITE_INDEX_FILE, searchShardFile } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import type { Entry, Model, Topic } from '../generator/core/model.ts';
-import { encodePostings, shardCount, shardOf } from '../generator/core/search/postings.ts';
+import { shardCount, shardOf } from '../generator/core/search/postings.ts';
+import { encodePostings } from '../generator/core/search/postings-writer.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 

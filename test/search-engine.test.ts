@@ -11,16 +11,18 @@ import {
   decodeNumbers,
   decodePostings,
   decodeShard,
-  encodeNumbers,
-  encodePostings,
-  encodeShard,
   findInShard,
   type Postings,
   postingsList,
   postingsOf,
-  replaceDocument,
   shardOf,
 } from '../generator/core/search/postings.ts';
+import {
+  encodeNumbers,
+  encodePostings,
+  encodeShard,
+  replaceDocument,
+} from '../generator/core/search/postings-writer.ts';
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
 import { type KeptField, keptField, snippet } from '../generator/core/search/snippet.ts';
 import { terms } from '../generator/core/search/tokenize.ts';

@@ -15,17 +15,16 @@ import {
 } from '../core/search/documents.ts';
 import { FIELD_COUNT } from '../core/search/engine.ts';
 import type { SearchDocsFile } from '../core/search/index-file.ts';
+import { shardCount, shardOf } from '../core/search/postings.ts';
 import {
   encodeNumbers,
   encodeShard,
   type PostingsWriter,
   postingsWriter,
   replaceDocument,
-  shardCount,
-  shardOf,
   writeDocument,
   writtenPostings,
-} from '../core/search/postings.ts';
+} from '../core/search/postings-writer.ts';
 import { eachWrittenRun, runTerms } from '../core/search/tokenize.ts';
 import { runToEnd } from './steps.ts';
 

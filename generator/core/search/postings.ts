@@ -2,80 +2,15 @@
 // digits, most significant first, each digit one character of DIGITS: the first 32 characters
 // for a digit that another follows, the last 32 for a number's last digit. Documents and
 // positions are written as differences from the previous one, so most numbers take one character;
-// a document's count of positions only when it is not 1.
+// a document's count of positions only when it is not 1. Read here, by the search of every
+// runtime; written by postings-writer.ts, which the build alone imports.
 
 import { fnv1a } from '../hash.ts';
 
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const DIGIT_CODES = Uint8Array.from(DIGITS, (c) => c.charCodeAt(0));
-const VALUE = new Int8Array(128).fill(-1);
+/** The digits, and what each character is worth (-1: none): postings-writer.ts writes with them. */
+export const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+export const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS.charCodeAt(i)] = i;
-
-function writeNumber(n: number, out: string[]): void {
-  const digits: number[] = [];
-  do {
-    digits.push(n % 32);
-    n = Math.floor(n / 32);
-  } while (n > 0);
-  for (let i = digits.length - 1; i > 0; i--) out.push(DIGITS[digits[i] as number] as string);
-  out.push(DIGITS[32 + (digits[0] as number)] as string);
-}
-
-/**
- * Postings packed one document at a time, into bytes that grow as needed (the build's form: it
- * holds one of these a word, not an array per word and document).
- */
-export interface PostingsWriter {
-  bytes: Uint8Array;
-  length: number;
-  previousDoc: number;
-}
-
-export function postingsWriter(): PostingsWriter {
-  return { bytes: new Uint8Array(8), length: 0, previousDoc: -1 };
-}
-
-function pushNumber(w: PostingsWriter, n: number): void {
-  if (w.length + 8 > w.bytes.length) {
-    const grown = new Uint8Array(w.bytes.length * 2);
-    grown.set(w.bytes);
-    w.bytes = grown;
-  }
-  let digits = 1;
-  for (let rest = Math.floor(n / 32); rest > 0; rest = Math.floor(rest / 32)) digits++;
-  for (let i = digits - 1; i >= 0; i--) {
-    const digit = n % 32;
-    n = Math.floor(n / 32);
-    w.bytes[w.length + i] = DIGIT_CODES[i === digits - 1 ? 32 + digit : digit] as number;
-  }
-  w.length += digits;
-}
-
-/** Adds a document's positions (ascending; documents in ascending order), as encodePostings would. */
-export function writeDocument(w: PostingsWriter, doc: number, positions: readonly number[]): void {
-  const once = positions.length === 1 ? 1 : 0;
-  pushNumber(w, (doc - w.previousDoc - 1) * 2 + once);
-  w.previousDoc = doc;
-  if (once === 0) pushNumber(w, positions.length);
-  let previous = -1;
-  for (const p of positions) {
-    pushNumber(w, p - previous - 1);
-    previous = p;
-  }
-}
-
-const latin1 = new TextDecoder('latin1');
-
-export function writtenPostings(w: PostingsWriter): string {
-  return latin1.decode(w.bytes.subarray(0, w.length));
-}
-
-/** Whole numbers (≥ 0), packed. */
-export function encodeNumbers(numbers: readonly number[]): string {
-  const out: string[] = [];
-  for (const n of numbers) writeNumber(n, out);
-  return out.join('');
-}
 
 /** The numbers of encodeNumbers's text, or null when the text is not such a one. */
 export function decodeNumbers(text: string): number[] | null {
@@ -206,27 +141,6 @@ export function postingsList(postings: Postings): Array<[number, number[]]> {
   ]);
 }
 
-/** Postings packed; `previousDoc` is the document before the first (to pack them in pieces). */
-export function encodePostings(
-  postings: ReadonlyArray<readonly [number, readonly number[]]>,
-  previousDoc = -1,
-): string {
-  const out: string[] = [];
-  for (const [doc, positions] of postings) {
-    // Most words occur once in a document: the gap's lowest bit says so, and the count is left out.
-    const once = positions.length === 1 ? 1 : 0;
-    writeNumber((doc - previousDoc - 1) * 2 + once, out);
-    previousDoc = doc;
-    if (once === 0) writeNumber(positions.length, out);
-    let previous = -1;
-    for (const p of positions) {
-      writeNumber(p - previous - 1, out);
-      previous = p;
-    }
-  }
-  return out.join('');
-}
-
 /** What decodePostings reads next: a document's gap, its count of positions, or a position. */
 const GAP = 0;
 const COUNT = 1;
@@ -292,70 +206,6 @@ export function decodePostings(text: string): Postings | null {
 }
 
 /**
- * The postings of `encoded` (encodePostings's text) with document `doc`'s positions replaced by
- * `positions` (ascending), or the document left out when there are none: the text of
- * encodePostings of the changed list, made without decoding the rest. Only the numbers up to the
- * document are read; the gap of the document after it is written again (it counts from the one
- * before it), and what follows is kept as it is. Throws on a text that is not such a one.
- */
-export function replaceDocument(encoded: string, doc: number, positions: readonly number[]): string {
-  let i = 0;
-  const next = (): number => {
-    let n = 0;
-    while (i < encoded.length) {
-      const v = VALUE[encoded.charCodeAt(i++)] ?? -1;
-      if (v < 0) break;
-      if (v >= 32) return n * 32 + (v - 32);
-      n = n * 32 + v;
-    }
-    throw new Error('not packed postings');
-  };
-  /** Past one document's positions, its gap read: `count` numbers (1 when the gap says so). */
-  const skipPositions = (gap: number): void => {
-    const count = gap % 2 === 1 ? 1 : next();
-    for (let k = 0; k < count; k++) next();
-  };
-  // The document before `doc`, and where the first at or after it starts (and which it is).
-  let previous = -1;
-  let start = encoded.length;
-  let found = -1;
-  while (i < encoded.length) {
-    const from = i;
-    const gap = next();
-    const d = previous + Math.floor(gap / 2) + 1;
-    if (d >= doc) {
-      start = from;
-      found = d;
-      break;
-    }
-    skipPositions(gap);
-    previous = d;
-  }
-  const out: string[] = [encoded.slice(0, start)];
-  let last = previous;
-  if (positions.length > 0) {
-    out.push(encodePostings([[doc, positions]], previous));
-    last = doc;
-  }
-  // Where the document after `doc` starts: past doc's own when it was there.
-  let after = start;
-  if (found === doc) {
-    i = start;
-    skipPositions(next());
-    after = i;
-  }
-  if (after < encoded.length) {
-    // Its gap counts from the document now before it; the rest is kept as it is.
-    i = after;
-    const gap = next();
-    const following = (found === doc ? doc : previous) + Math.floor(gap / 2) + 1;
-    writeNumber((following - last - 1) * 2 + (gap % 2), out);
-    out.push(encoded.slice(i));
-  }
-  return out.join('');
-}
-
-/**
  * How many documents a shard covers, about (a shard then holds ~30 KiB on the whole diary: a query
  * reads a few such files whole). A function of the number of documents alone, never of their
  * text: an edit that keeps every record where it is (the watch mode's fast path, render/patch.ts)
@@ -373,11 +223,6 @@ export function shardCount(collection: keyof typeof DOCUMENTS_A_SHARD, count: nu
 /** The shard (0 to shards - 1) that holds a word: FNV-1a of its UTF-16 code units. */
 export function shardOf(term: string, shards: number): number {
   return fnv1a(term) % shards;
-}
-
-/** A shard's text: one line a word, `word<TAB>postings`, in ascending order of word. */
-export function encodeShard(entries: ReadonlyArray<readonly [string, string]>): string {
-  return entries.map(([term, postings]) => `${term}\t${postings}\n`).join('');
 }
 
 /**

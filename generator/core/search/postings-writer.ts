@@ -1,0 +1,164 @@
+// The packed form of the index as the build writes it (postings.ts says what the form is, and
+// reads it: the search of every runtime imports that one, never this): a word's postings packed a
+// document at a time, a list of numbers, a document's positions replaced in place (a rebuild), a
+// shard's text.
+
+import { DIGITS, VALUE } from './postings.ts';
+
+const DIGIT_CODES = Uint8Array.from(DIGITS, (c) => c.charCodeAt(0));
+
+function writeNumber(n: number, out: string[]): void {
+  const digits: number[] = [];
+  do {
+    digits.push(n % 32);
+    n = Math.floor(n / 32);
+  } while (n > 0);
+  for (let i = digits.length - 1; i > 0; i--) out.push(DIGITS[digits[i] as number] as string);
+  out.push(DIGITS[32 + (digits[0] as number)] as string);
+}
+
+/**
+ * Postings packed one document at a time, into bytes that grow as needed (the build's form: it
+ * holds one of these a word, not an array per word and document).
+ */
+export interface PostingsWriter {
+  bytes: Uint8Array;
+  length: number;
+  previousDoc: number;
+}
+
+export function postingsWriter(): PostingsWriter {
+  return { bytes: new Uint8Array(8), length: 0, previousDoc: -1 };
+}
+
+function pushNumber(w: PostingsWriter, n: number): void {
+  if (w.length + 8 > w.bytes.length) {
+    const grown = new Uint8Array(w.bytes.length * 2);
+    grown.set(w.bytes);
+    w.bytes = grown;
+  }
+  let digits = 1;
+  for (let rest = Math.floor(n / 32); rest > 0; rest = Math.floor(rest / 32)) digits++;
+  for (let i = digits - 1; i >= 0; i--) {
+    const digit = n % 32;
+    n = Math.floor(n / 32);
+    w.bytes[w.length + i] = DIGIT_CODES[i === digits - 1 ? 32 + digit : digit] as number;
+  }
+  w.length += digits;
+}
+
+/** Adds a document's positions (ascending; documents in ascending order), as encodePostings would. */
+export function writeDocument(w: PostingsWriter, doc: number, positions: readonly number[]): void {
+  const once = positions.length === 1 ? 1 : 0;
+  pushNumber(w, (doc - w.previousDoc - 1) * 2 + once);
+  w.previousDoc = doc;
+  if (once === 0) pushNumber(w, positions.length);
+  let previous = -1;
+  for (const p of positions) {
+    pushNumber(w, p - previous - 1);
+    previous = p;
+  }
+}
+
+const latin1 = new TextDecoder('latin1');
+
+export function writtenPostings(w: PostingsWriter): string {
+  return latin1.decode(w.bytes.subarray(0, w.length));
+}
+
+/** Whole numbers (≥ 0), packed. */
+export function encodeNumbers(numbers: readonly number[]): string {
+  const out: string[] = [];
+  for (const n of numbers) writeNumber(n, out);
+  return out.join('');
+}
+
+/** Postings packed; `previousDoc` is the document before the first (to pack them in pieces). */
+export function encodePostings(
+  postings: ReadonlyArray<readonly [number, readonly number[]]>,
+  previousDoc = -1,
+): string {
+  const out: string[] = [];
+  for (const [doc, positions] of postings) {
+    // Most words occur once in a document: the gap's lowest bit says so, and the count is left out.
+    const once = positions.length === 1 ? 1 : 0;
+    writeNumber((doc - previousDoc - 1) * 2 + once, out);
+    previousDoc = doc;
+    if (once === 0) writeNumber(positions.length, out);
+    let previous = -1;
+    for (const p of positions) {
+      writeNumber(p - previous - 1, out);
+      previous = p;
+    }
+  }
+  return out.join('');
+}
+
+/**
+ * The postings of `encoded` (encodePostings's text) with document `doc`'s positions replaced by
+ * `positions` (ascending), or the document left out when there are none: the text of
+ * encodePostings of the changed list, made without decoding the rest. Only the numbers up to the
+ * document are read; the gap of the document after it is written again (it counts from the one
+ * before it), and what follows is kept as it is. Throws on a text that is not such a one.
+ */
+export function replaceDocument(encoded: string, doc: number, positions: readonly number[]): string {
+  let i = 0;
+  const next = (): number => {
+    let n = 0;
+    while (i < encoded.length) {
+      const v = VALUE[encoded.charCodeAt(i++)] ?? -1;
+      if (v < 0) break;
+      if (v >= 32) return n * 32 + (v - 32);
+      n = n * 32 + v;
+    }
+    throw new Error('not packed postings');
+  };
+  /** Past one document's positions, its gap read: `count` numbers (1 when the gap says so). */
+  const skipPositions = (gap: number): void => {
+    const count = gap % 2 === 1 ? 1 : next();
+    for (let k = 0; k < count; k++) next();
+  };
+  // The document before `doc`, and where the first at or after it starts (and which it is).
+  let previous = -1;
+  let start = encoded.length;
+  let found = -1;
+  while (i < encoded.length) {
+    const from = i;
+    const gap = next();
+    const d = previous + Math.floor(gap / 2) + 1;
+    if (d >= doc) {
+      start = from;
+      found = d;
+      break;
+    }
+    skipPositions(gap);
+    previous = d;
+  }
+  const out: string[] = [encoded.slice(0, start)];
+  let last = previous;
+  if (positions.length > 0) {
+    out.push(encodePostings([[doc, positions]], previous));
+    last = doc;
+  }
+  // Where the document after `doc` starts: past doc's own when it was there.
+  let after = start;
+  if (found === doc) {
+    i = start;
+    skipPositions(next());
+    after = i;
+  }
+  if (after < encoded.length) {
+    // Its gap counts from the document now before it; the rest is kept as it is.
+    i = after;
+    const gap = next();
+    const following = (found === doc ? doc : previous) + Math.floor(gap / 2) + 1;
+    writeNumber((following - last - 1) * 2 + (gap % 2), out);
+    out.push(encoded.slice(i));
+  }
+  return out.join('');
+}
+
+/** A shard's text: one line a word, `word<TAB>postings`, in ascending order of word. */
+export function encodeShard(entries: ReadonlyArray<readonly [string, string]>): string {
+  return entries.map(([term, postings]) => `${term}\t${postings}\n`).join('');
+}
