@@ -14,14 +14,12 @@
 //
 // On the whole diary (prepared and built as bench/search.ts does), or on --built, a built site.
 
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
-import { handle, type ReadFile } from '../generator/core/handler.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
+import { handle } from '../generator/core/handler.ts';
+import { readBuiltSite } from './built-site.ts';
 import { coldBuild } from './cold.ts';
 import { median } from './measure.ts';
 import { ENTRY_QUERIES, TOPIC_QUERIES } from './search-queries.ts';
@@ -122,22 +120,7 @@ const hostileSearches: Array<Pick<Search, 'name' | 'query'>> = [
 ];
 const hostile: Search[] = hostileSearches.map((s) => ({ ...s, path: '/api/v1/entries', hostile: true }));
 
-const loaded = parseSiteIndex(readFileSync(join(built, SITE_INDEX_FILE), 'utf8'));
-if (!loaded.ok) throw new Error(loaded.error);
-const site = loaded.value;
-const kept = new Map<string, Uint8Array | null>();
-const readFile: ReadFile = (file) => {
-  let bytes = kept.get(file);
-  if (bytes === undefined) {
-    try {
-      bytes = readFileSync(join(built, file));
-    } catch {
-      bytes = null;
-    }
-    kept.set(file, bytes);
-  }
-  return bytes;
-};
+const { site, readFile } = readBuiltSite(built);
 /** GET a path of the server, its body read whole: its status. */
 function get(origin: string, path: string, agent: Agent): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -12,16 +12,14 @@
 // - the counts of a few real queries.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { readContent, validate } from '../generator/content/load.ts';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
-import { handle, type ReadFile } from '../generator/core/handler.ts';
+import { handle } from '../generator/core/handler.ts';
 import { entryFields, topicFields } from '../generator/core/search/documents.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { searchIndexFiles } from '../generator/render/search-index.ts';
+import { readBuiltSite } from './built-site.ts';
 import { coldBuild } from './cold.ts';
 import { median } from './measure.ts';
 import { ENTRY_QUERIES, TOPIC_QUERIES } from './search-queries.ts';
@@ -75,22 +73,7 @@ for (const t of model.topics) for (const f of topicFields(t)) textBytes += encod
 const { bytes: indexBytes, files: indexFiles } = sizeOf(join(out, '_data', 'search'));
 
 log('warm answers …');
-const loaded = parseSiteIndex(readFileSync(join(out, SITE_INDEX_FILE), 'utf8'));
-if (!loaded.ok) throw new Error(loaded.error);
-const site = loaded.value;
-const kept = new Map<string, Uint8Array | null>();
-const readFile: ReadFile = (file) => {
-  let bytes = kept.get(file);
-  if (bytes === undefined) {
-    try {
-      bytes = readFileSync(join(out, file));
-    } catch {
-      bytes = null;
-    }
-    kept.set(file, bytes);
-  }
-  return bytes;
-};
+const { site, readFile } = readBuiltSite(out);
 const requests = [
   ...QUERIES.map((query) => ({ path: '/api/v1/entries', query })),
   ...TOPIC_QUERIES.map((query) => ({ path: '/api/v1/topics', query })),

@@ -11,6 +11,7 @@ import { fail, ok, type Result } from '../core/result.ts';
 import { isAlive } from '../output/trash.ts';
 import { CATEGORY_TITLES, type DerivedTopic, ROOT_CATEGORY } from './encyclopedia.ts';
 import { MARK_CATEGORIES } from './marks.ts';
+import { swapInDirectory } from './write.ts';
 
 /** The directory under `topics/` the import owns. */
 export const IMPORTED_TOPICS_DIR = 'standard-ebooks';
@@ -193,14 +194,5 @@ export function writeEncyclopedia(contentDir: string, topics: readonly DerivedTo
     rmSync(staging, { recursive: true, force: true });
     throw err;
   }
-  const hadOld = existsSync(target);
-  if (hadOld) renameSync(target, old);
-  try {
-    renameSync(staging, target);
-  } catch (err) {
-    if (hadOld) renameSync(old, target);
-    rmSync(staging, { recursive: true, force: true });
-    throw err;
-  }
-  if (hadOld) rmSync(old, { recursive: true, force: true });
+  swapInDirectory(staging, target, old);
 }

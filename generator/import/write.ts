@@ -150,6 +150,15 @@ export function replaceEntries(contentDir: string, files: ReadonlyMap<string, st
     rmSync(staging, { recursive: true, force: true });
     throw err;
   }
+  swapInDirectory(staging, target, old);
+}
+
+/**
+ * Puts a complete `staging` directory in `target`'s place: the directory there (if any) is moved
+ * to `old` first and removed only once the new one is in, or put back if that fails; on a failure
+ * `staging` is removed and the error thrown.
+ */
+export function swapInDirectory(staging: string, target: string, old: string): void {
   let hadOld = true;
   try {
     renameSync(target, old);
