@@ -82,7 +82,7 @@ if (!wranglerInstalled()) {
       expect(modules).toContain('generator/core/handler.ts');
       for (const m of modules)
         expect(m).toMatch(
-          /^(generator\/(core\/(search\/)?[\w-]+|deploy\/web|deploy\/cloudflare\/[\w-]+)\.ts|node_modules\/@orama\/stemmers\/dist\/en\.js)$/,
+          /^(generator\/(core\/(search\/)?[\w-]+|deploy\/(web|read-body)|deploy\/cloudflare\/[\w-]+)\.ts|node_modules\/@orama\/stemmers\/dist\/en\.js|node_modules\/entities\/dist\/esm\/[\w/-]+\.js)$/,
         );
       expect(bundle).not.toMatch(/from\s*["']node:|require\(["']node:/);
       // Far below the smallest Worker size limit (3 MB after gzip, Workers Free).
