@@ -3,13 +3,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../generator/content/config.ts';
-import { SITE_INDEX_FILE, searchShardFile } from '../generator/core/files.ts';
+import { searchShardFile } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import type { Entry, Model, Topic } from '../generator/core/model.ts';
 import { shardCount, shardOf } from '../generator/core/search/postings.ts';
 import { encodePostings } from '../generator/core/search/postings-writer.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
-import { renderSite } from '../generator/render/render-site.ts';
+import { renderedSite } from './helpers/rendered.ts';
 
 const T = '2026-01-01T00:00:00Z';
 
@@ -81,12 +80,7 @@ const model: Model = {
   categoryChildren: new Map(),
   categoryAncestors: new Map(),
 };
-const files = new Map(
-  renderSite(model).map((f) => [f.path, typeof f.body === 'string' ? new TextEncoder().encode(f.body) : f.body]),
-);
-const index = parseSiteIndex(new TextDecoder().decode(files.get(SITE_INDEX_FILE)));
-if (!index.ok) throw new Error(index.error);
-const site = index.value;
+const { files, site } = renderedSite(model);
 
 async function get(target: string, read = (file: string) => files.get(file) ?? null) {
   const [path, query = ''] = target.split('?');

@@ -6,7 +6,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../generator/content/config.ts';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import type { Entry, Model } from '../generator/core/model.ts';
 import type { Fields } from '../generator/core/search/documents.ts';
@@ -21,9 +20,8 @@ import {
 import { parseSearchDocs } from '../generator/core/search/index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery } from '../generator/core/search/query.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
-import { renderSite } from '../generator/render/render-site.ts';
 import { collectionIndexFiles } from '../generator/render/search-index.ts';
+import { renderedSite } from './helpers/rendered.ts';
 
 const WORDS = ['and', 'the', 'so', 'to', 'bed', 'lute', 'king', 'plague', 'of', 'my'];
 const word = fc.constantFrom(...WORDS);
@@ -186,12 +184,7 @@ const model: Model = {
   categoryChildren: new Map(),
   categoryAncestors: new Map(),
 };
-const files = new Map(
-  renderSite(model).map((f) => [f.path, typeof f.body === 'string' ? new TextEncoder().encode(f.body) : f.body]),
-);
-const loaded = parseSiteIndex(new TextDecoder().decode(files.get(SITE_INDEX_FILE)));
-if (!loaded.ok) throw new Error(loaded.error);
-const site = loaded.value;
+const { files, site } = renderedSite(model);
 
 async function get(query: string) {
   const r = await handle(

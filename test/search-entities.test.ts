@@ -5,13 +5,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../generator/content/config.ts';
-import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import type { Entry, Model } from '../generator/core/model.ts';
 import { htmlText } from '../generator/core/search/text.ts';
 import { terms } from '../generator/core/search/tokenize.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
-import { renderSite } from '../generator/render/render-site.ts';
+import { renderedSite } from './helpers/rendered.ts';
 
 describe('the searchable text of HTML', () => {
   it('decodes every named and numeric reference as a browser does', () => {
@@ -64,12 +62,7 @@ const model: Model = {
   categoryChildren: new Map(),
   categoryAncestors: new Map(),
 };
-const files = new Map(
-  renderSite(model).map((f) => [f.path, typeof f.body === 'string' ? new TextEncoder().encode(f.body) : f.body]),
-);
-const loaded = parseSiteIndex(new TextDecoder().decode(files.get(SITE_INDEX_FILE)));
-if (!loaded.ok) throw new Error(loaded.error);
-const site = loaded.value;
+const { files, site } = renderedSite(model);
 
 async function search(q: string): Promise<{ totalResults: number; results: Array<{ date: string; snippet: string }> }> {
   const r = await handle(
