@@ -1,17 +1,15 @@
 // The web-standard side of the edge adapters (Netlify's Deno, Cloudflare's workerd): a Request to
-// the core's ApiRequest, an ApiResponse to a Response, and the one fetch handler both run, after
-// Hono's model: an adapter is a few lines that say how its runtime gets the site index and a file
-// of the build, and createFetch does the rest: the index loaded once and kept, the files an isolate
-// has read kept for its life, the core's handler, and the one 503 of an API that cannot answer.
-// Runtime-free: web standards only.
-//
-// Every request gets a Response, whatever fails: never a throw, which a runtime would answer with
-// its own error page (or, on Netlify, whatever the chain's last context.next() read). A failure
-// is the contract's 503 JSON error with `Cache-Control: no-store`.
+// the core's ApiRequest, an ApiResponse to a Response, and the one fetch handler both run. An
+// adapter is a few lines that say how its runtime gets the site index and a file of the build;
+// createFetch keeps the index once loaded and the files an isolate has read, and runs the core's
+// dispatch (core/dispatch.ts: the handler, and the one 503 of an API that cannot answer). A
+// failure is the contract's 503 JSON error with `Cache-Control: no-store`. Runtime-free: web
+// standards only.
 
 import { fileKeeper, ISOLATE_KEPT_BYTES } from '../core/bounded-cache.ts';
-import { type ApiRequest, type ApiResponse, errorResponse, handle, splitTarget } from '../core/handler.ts';
-import type { Result } from '../core/result.ts';
+import { createDispatch, messageOf } from '../core/dispatch.ts';
+import { type ApiRequest, type ApiResponse, splitTarget } from '../core/handler.ts';
+import { ok, type Result } from '../core/result.ts';
 import type { SiteIndex } from '../core/site-index.ts';
 
 export function fromRequest(request: Request): ApiRequest {
@@ -46,25 +44,20 @@ export function createFetch<Context>(options: FetchOptions<Context>): Fetch<Cont
   // The build's files an isolate has read, kept for its life (8 MB of them): a warm search reads no
   // shard again, and finds its postings and the records it showed before already parsed.
   const keep = fileKeeper(ISOLATE_KEPT_BYTES);
-  const respond = (request: ApiRequest, r: ApiResponse): Response => toResponse(r, options.headers?.(request, r) ?? {});
-  const unavailable = (request: ApiRequest, why: string): Response =>
-    respond(request, errorResponse(request, { status: 503, detail: `The API is unavailable: ${why}.` }));
-  return async (request, context) => {
-    const apiRequest = fromRequest(request);
-    try {
+  const dispatch = createDispatch<{ request: Request; context: Context }>({
+    site: async ({ request, context }) => {
       if (loaded === null) {
         const site = await options.loadIndex(context);
-        if (!site.ok) return unavailable(apiRequest, site.error);
+        if (!site.ok) return site;
         loaded = site.value;
       }
-      const readFile = keep((file) => options.readFile(file, request, context));
-      return respond(apiRequest, await handle(apiRequest, loaded, readFile));
-    } catch (err) {
-      return unavailable(apiRequest, (options.failure ?? messageOf)(err, request));
-    }
+      return ok({ index: loaded, read: keep((file) => options.readFile(file, request, context)) });
+    },
+    failure: (err, _apiRequest, { request }) => (options.failure ?? messageOf)(err, request),
+  });
+  return async (request, context) => {
+    const apiRequest = fromRequest(request);
+    const r = await dispatch(apiRequest, { request, context });
+    return toResponse(r, options.headers?.(apiRequest, r) ?? {});
   };
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

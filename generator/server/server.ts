@@ -1,7 +1,11 @@
-// The local server (and offline mirror): a thin Node adapter around the core's handler, the same
-// one the edge functions run. It reads the built files itself, whole and by one open each, so that
-// Content-Length always matches the bytes sent, and it answers every request, even one that HTTP
-// itself rejects, with the contract's JSON and headers.
+// The local server (and offline mirror): a thin Node adapter around the core's dispatch
+// (core/dispatch.ts), the one the edge's fetch runs (deploy/web.ts createFetch). Node's request
+// becomes the core's ApiRequest directly, not a web Request, whose URL parser would resolve dot
+// segments and re-escape the target, and which refuses TRACE and CONNECT; the ApiResponse is sent
+// as it is: headers in their order and case, a HEAD's Content-Length that of its GET. It reads
+// the built files itself (site.ts), whole and by one open each, so that Content-Length always
+// matches the bytes sent, and it answers every request, even one that HTTP itself rejects, with
+// the contract's JSON and headers.
 //
 // The handler's answer is a function of the generation of the site and of the request: its
 // method, its target and the few headers it reads (ANSWER_HEADERS). So each generation keeps its
@@ -11,18 +15,13 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { createDispatch, messageOf } from '../core/dispatch.ts';
 import { type ApiError, methodNotAllowed, REASON_PHRASES } from '../core/errors.ts';
-import {
-  type ApiRequest,
-  type ApiResponse,
-  errorResponse,
-  handle,
-  type ReadFile,
-  splitTarget,
-} from '../core/handler.ts';
+import { type ApiRequest, type ApiResponse, errorResponse, splitTarget } from '../core/handler.ts';
+import { ok, type Result } from '../core/result.ts';
 import { compression } from './compress.ts';
 import { asksSearch, oneAtATime, readingInTurn, type Wait } from './search-turns.ts';
-import { siteLoader } from './site.ts';
+import { type Site, siteLoader } from './site.ts';
 
 export interface ServerOptions {
   /** The built output directory. */
@@ -80,26 +79,46 @@ function send(res: ServerResponse, r: ApiResponse): void {
   res.end(r.sendBody ? r.body : undefined);
 }
 
+/** What a request is answered with: the generation it is answered from, and its turn (a search's). */
+interface Turn {
+  site: Result<Site, ApiError>;
+  /** For a search: gives its turn up while it reads (search-turns.ts). */
+  wait?: Wait;
+  /** The request as the log names it (`GET /api/v1?page=2`). */
+  label: string;
+}
+
+/** The server error of an unexpected failure, its cause in the log. */
+const SERVER_ERROR: ApiError = { status: 500, detail: 'Server error.' };
+
 export function createApiServer(options: ServerOptions): Server {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const failed = (label: string, err: unknown): ApiError => {
+    log(`error answering ${label}: ${messageOf(err)}`);
+    return SERVER_ERROR;
+  };
   const site = siteLoader(options.publicDir);
   const coder = options.compress === false ? undefined : compression;
   // Searches one at a time, other requests served between two (search-turns.ts).
   const searchTurn = oneAtATime();
+  const dispatch = createDispatch<Turn>({
+    site: ({ site, wait }) =>
+      site.ok && wait !== undefined
+        ? ok({ index: site.value.index, read: readingInTurn(site.value.read, wait) })
+        : site,
+    coder,
+    failure: (err, _request, { label }) => failed(label, err),
+  });
 
-  /** The answer; `wait`, for a search, gives its turn up while it reads (search-turns.ts). */
-  const answer = async (request: ApiRequest, wait?: Wait): Promise<ApiResponse> => {
-    const reading = (read: ReadFile) => (wait === undefined ? read : readingInTurn(read, wait));
+  /** The answer from the live generation; `wait`, for a search, gives its turn up while it reads. */
+  const answer = async (request: ApiRequest, label: string, wait?: Wait): Promise<ApiResponse> => {
     const loaded = site.current();
-    if (!loaded.ok) return errorResponse(request, loaded.error, coder);
-    const first = await handle(request, loaded.value.index, reading(loaded.value.read), coder);
+    const first = await dispatch(request, { site: loaded, wait, label });
     // A file its index lists was missing: a rebuild swapped generations in between. Once more,
     // with the generation that is live now.
-    if (first.status !== 503) return first;
+    if (first.status !== 503 || !loaded.ok) return first;
     const again = site.fresh();
-    return again.ok && again.value !== loaded.value
-      ? handle(request, again.value.index, reading(again.value.read), coder)
-      : first;
+    return again.ok && again.value !== loaded.value ? dispatch(request, { site: again, wait, label }) : first;
   };
 
   /** The answer, kept by the generation it came from when it may be given again (see above). */
@@ -121,7 +140,10 @@ export function createApiServer(options: ServerOptions): Server {
         return headerValue(headers, name);
       },
     };
-    const r = asksSearch(request.query) ? await searchTurn((wait) => answer(request, wait)) : await answer(request);
+    const label = `${method} ${target}`;
+    const r = asksSearch(request.query)
+      ? await searchTurn((wait) => answer(request, label, wait))
+      : await answer(request, label);
     // Kept only when it surely came from the generation looked up first (no retry, no swap seen).
     const now = site.current();
     if (keyed && r.status < 500 && loaded.ok && now.ok && now.value === loaded.value)
@@ -146,13 +168,9 @@ export function createApiServer(options: ServerOptions): Server {
     answerKept(method, target, req.headers).then(
       (r) => send(res, r),
       (err: unknown) => {
-        log(`error answering ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+        const error = failed(`${req.method} ${req.url}`, err);
         if (res.headersSent) res.destroy();
-        else
-          send(
-            res,
-            errorResponse(apiRequest(method, target, req.headers), { status: 500, detail: 'Server error.' }, coder),
-          );
+        else send(res, errorResponse(apiRequest(method, target, req.headers), error, coder));
       },
     );
   });
@@ -171,13 +189,13 @@ export function createApiServer(options: ServerOptions): Server {
   // that resets the connection before the answer is written would crash the process.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
-    answer(apiRequest(req.method ?? 'CONNECT', req.url ?? '', req.headers)).then(
+    answer(apiRequest(req.method ?? 'CONNECT', req.url ?? '', req.headers), `CONNECT ${req.url}`).then(
       (r) => {
         if (socket.writable) socket.end(rawResponse(r));
         else socket.destroy();
       },
       (err: unknown) => {
-        log(`error answering CONNECT ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+        failed(`CONNECT ${req.url}`, err);
         socket.destroy();
       },
     );

@@ -15,6 +15,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BoundedCache, boundedCache } from '../core/bounded-cache.ts';
+import type { Site as DispatchedSite } from '../core/dispatch.ts';
 import type { ApiError } from '../core/errors.ts';
 import { DOWNLOAD_FILES, SITE_INDEX_FILE } from '../core/files.ts';
 import type { ApiResponse, ReadFile } from '../core/handler.ts';
@@ -23,9 +24,8 @@ import { MAX_FILE_BYTES } from '../core/read-files.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { parseSiteIndex, type SiteIndex } from '../core/site-index.ts';
 
-export interface Site {
-  index: SiteIndex;
-  read: ReadFile;
+/** A generation: what the dispatch answers from, and the answers given from it. */
+export interface Site extends DispatchedSite {
   /** Answers given from this generation, by request (server.ts answerKey). */
   answers: BoundedCache<ApiResponse>;
 }
