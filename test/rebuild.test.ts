@@ -1,17 +1,18 @@
 // Rebuilds in a fresh process (output/rebuild.ts): a build over the output of an earlier one writes
 // only the files whose bytes change, into the generation that is not live, and swaps; with
-// nothing changed it writes nothing. Every rebuild is compared with a cold build of the same
-// content into an empty directory, and what it wrote with what differs between the trees. The
-// record it trusts (the manifest, output/manifest.ts) is damaged in every way a test can think
-// of; the build must then still be right.
+// nothing changed it writes nothing. The worked examples: what a rebuild writes and removes after
+// one edit of each kind (test/helpers/rebuild-steps.ts; on the sample in
+// test/heavy/rebuild-sample.test.ts), nothing touched when nothing changed, --full, invalid
+// content, the mirror served. The record it trusts (the manifest, output/manifest.ts) is damaged
+// in every way a test can think of; the build must then still be right. Every output is compared
+// with a cold build of the same content, made once per content (ColdBuilds: the damage cases
+// share theirs). Random sequences of edits of every kind: test/edit-sequences.test.ts.
 
 import {
   appendFileSync,
   cpSync,
   lstatSync,
-  readdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmSync,
   utimesSync,
@@ -19,21 +20,21 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { type BuildReport, build } from '../generator/build.ts';
+import type { BuildReport } from '../generator/build.ts';
 import { ContentError } from '../generator/content/problems.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
-import { checkTree, MANIFEST_FILE, readManifest, SOURCES_FILE } from '../generator/output/manifest.ts';
+import { MANIFEST_FILE, SOURCES_FILE } from '../generator/output/manifest.ts';
 import { runCli, startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
+import { ColdBuilds, type ColdReference, differing, identities } from './helpers/edit-sequences.ts';
 import { packPath, readTreeBytes } from './helpers/files.ts';
+import { checkRebuildSteps, editText, rebuildSite, rebuildOf as run } from './helpers/rebuild-steps.ts';
 import { tempDir } from './helpers/temp.ts';
 
-// Each test runs a dozen builds: on a loaded machine that is more than the default 30 s.
+// Some tests run a dozen builds: on a loaded machine that is more than the default 30 s.
 vi.setConfig({ testTimeout: 240_000 });
 
 const SAMPLE = join(import.meta.dirname, '..', 'content');
-
-type Tree = Map<string, Buffer>;
 
 function sampleCopy(): string {
   const dir = join(tempDir('pepys-rebuild-content-'), 'content');
@@ -41,47 +42,14 @@ function sampleCopy(): string {
   return dir;
 }
 
-const run = (contentDir: string, outDir: string): Promise<BuildReport> =>
-  build({ contentDir, outDir, quiet: true, env: {} });
+const colds = new ColdBuilds();
 
-/** A cold build of `contentDir` into an empty directory: the reference. */
-async function cold(contentDir: string): Promise<Tree> {
-  const out = join(tempDir('pepys-rebuild-cold-'), 'public');
-  await run(contentDir, out);
-  const tree = readTreeBytes(out);
-  rmSync(out, { recursive: true, force: true });
-  return tree;
+/** The files of `out` that differ from the cold build of `content` (made once per content). */
+async function notCold(content: string, out: string): Promise<string[]> {
+  const reference: ColdReference = await colds.of(content);
+  if (!reference.ok) throw new Error(reference.problems.join('\n'));
+  return differing(readTreeBytes(out), reference.tree);
 }
-
-/** Paths whose bytes differ from `a` to `b`, sorted: changed or added, and removed. */
-function differ(a: Tree, b: Tree): { written: string[]; removed: string[] } {
-  const written = [...b].filter(([p, bytes]) => !a.get(p)?.equals(bytes)).map(([p]) => p);
-  const removed = [...a.keys()].filter((p) => !b.has(p));
-  return { written: written.sort(), removed: removed.sort() };
-}
-
-/** Each file's inode and modification time under `dir` (followed if it is a link). */
-function identities(dir: string): Map<string, string> {
-  const root = realpathSync(dir);
-  const out = new Map<string, string>();
-  const walk = (rel: string) => {
-    for (const d of readdirSync(join(root, rel), { withFileTypes: true })) {
-      const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (d.isDirectory()) walk(path);
-      else {
-        const s = lstatSync(join(root, path));
-        out.set(path, `${s.ino} ${s.mtimeMs}`);
-      }
-    }
-  };
-  walk('');
-  return out;
-}
-
-const editText = (dir: string, file: string, text: string) => {
-  const path = join(dir, file);
-  writeFileSync(path, readFileSync(path, 'utf8').replace('<p>', `<p>${text} `));
-};
 
 describe('a rebuild over the output of an earlier build', () => {
   it('writes nothing and touches no file when nothing changed, not even a touched content file', async () => {
@@ -107,105 +75,10 @@ describe('a rebuild over the output of an earlier build', () => {
   });
 
   it('writes exactly the files whose bytes change, removes those that go, and serves what a cold build serves', async () => {
-    const content = sampleCopy();
+    const content = writeContent(rebuildSite());
     const out = join(tempDir('pepys-rebuild-'), 'public');
     await run(content, out);
-    const history: Tree[] = [await cold(content)];
-    // How each rebuild makes the entries' search index: the last build's, changed where the text
-    // changed (render/search-basis.ts), unless an entry came or went; and whether it renders only
-    // what the edit changes (the watch mode's fast path: render/patch-basis.ts), as it does for
-    // entries and topics edited in place.
-    const steps: Array<[string, () => void, 'changed' | 'made', boolean]> = [
-      ["one entry's text", () => editText(content, 'entries/1660/1660-01-01.html', 'Edited.'), 'changed', true],
-      // The site index stays as it was: the tree going live gets a new one, the same bytes.
-      ["another entry's text", () => editText(content, 'entries/1660/1660-01-04.html', 'Edited too.'), 'changed', true],
-      [
-        "one entry's title",
-        () => {
-          const path = join(content, 'entries/1660/1660-01-02.html');
-          writeFileSync(path, readFileSync(path, 'utf8').replace('---\n', '---\ntitle: Monday 2 January 1660\n'));
-        },
-        'changed',
-        true,
-      ],
-      [
-        'one topic',
-        () => {
-          const path = join(content, 'topics/1.yaml');
-          writeFileSync(path, readFileSync(path, 'utf8').replace('The diarist himself', 'The diarist, himself'));
-        },
-        'changed',
-        true,
-      ],
-      [
-        'one category',
-        () => {
-          const path = join(content, 'categories.yaml');
-          writeFileSync(path, readFileSync(path, 'utf8').replace('title: Servants and companions', 'title: Servants'));
-        },
-        'changed',
-        false,
-      ],
-      [
-        "an entry's topics",
-        () => {
-          const path = join(content, 'entries/1660/1660-01-05.html');
-          writeFileSync(path, readFileSync(path, 'utf8').replace(/^topics: \[/m, 'topics: [1, '));
-        },
-        'changed',
-        true,
-      ],
-      ['an entry removed', () => rmSync(join(content, 'entries/1660/1660-01-03.html')), 'made', false],
-      [
-        'an entry added',
-        () =>
-          writeFileSync(
-            join(content, 'entries/1660/1660-01-03.html'),
-            entryFile('1660-01-03', '', '<p>Written again.</p>'),
-          ),
-        'made',
-        false,
-      ],
-      [
-        'the entry edited once more',
-        () => editText(content, 'entries/1660/1660-01-01.html', 'Again.'),
-        'changed',
-        true,
-      ],
-    ];
-    for (const [what, edit, entriesIndex, patched] of steps) {
-      edit();
-      const report = await run(content, out);
-      const now = await cold(content);
-      expect(report.mode, what).toBe('rebuild');
-      expect(report.entriesIndex, what).toBe(entriesIndex);
-      expect(report.patched, what).toBe(patched);
-      expect(readTreeBytes(out), what).toEqual(now);
-      // The output is the symlink to the generation that was written; the other is the old live one.
-      const live = activeSlot(out);
-      expect(live, what).not.toBeNull();
-      expect(realpathSync(out)).toBe(realpathSync(slotDir(out, live as 'a' | 'b')));
-      // Written: what differs from the tree the generation held: two builds back, but for the
-      // first rebuild, whose generation was linked from the live tree (the first build's plain
-      // directory then becomes the other generation: output/rebuild.ts).
-      const held = (history.length >= 2 ? history.at(-2) : history.at(-1)) as Tree;
-      const expected = differ(held, now);
-      expect(report.written, what).toBe(expected.written.length);
-      expect(report.deleted, what).toBe(expected.removed.length);
-      // Both generations are as their records say (the other one is used as it is next time):
-      // nothing this rebuild did moved a file the live tree shares with it.
-      for (const slot of ['a', 'b'] as const) {
-        const dir = slotDir(out, slot);
-        const m = readManifest(dir);
-        expect(m !== null && checkTree(dir, m), `${what}: ${slot}`).toBe(true);
-      }
-      // Its record says what changed since the tree before it: what a mirror fetches.
-      const changes = readManifest(realpathSync(out))?.changes;
-      const since = differ(history.at(-1) as Tree, now);
-      expect(changes && [...changes.added, ...changes.changed].sort(), what).toEqual(since.written);
-      expect(changes?.removed, what).toEqual(since.removed);
-      history.push(now);
-    }
+    await checkRebuildSteps(content, out, colds);
   });
 
   it('with --full, writes a whole new tree even when nothing changed', async () => {
@@ -230,11 +103,11 @@ describe('a rebuild over the output of an earlier build', () => {
     const after = identities(out);
     // Every file is a new one (new inodes), with the same bytes as a cold build.
     expect([...after].filter(([path, id]) => before.get(path) === id)).toEqual([]);
-    expect(readTreeBytes(out)).toEqual(await cold(content));
+    expect(await notCold(content, out)).toEqual([]);
   });
 
   it('leaves the live tree as it was when the content is invalid, and the next build is right', async () => {
-    const content = sampleCopy();
+    const content = writeContent(rebuildSite());
     const out = join(tempDir('pepys-rebuild-'), 'public');
     await run(content, out);
     editText(content, 'entries/1660/1660-01-01.html', 'First.');
@@ -249,7 +122,7 @@ describe('a rebuild over the output of an earlier build', () => {
     rmSync(join(content, 'entries/1660/zz-duplicate.html'));
     editText(content, 'entries/1660/1660-01-01.html', 'Second.');
     await run(content, out);
-    expect(readTreeBytes(out)).toEqual(await cold(content));
+    expect(await notCold(content, out)).toEqual([]);
   });
 });
 
@@ -356,13 +229,13 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
       // The same content: nothing to do, unless the live tree's record cannot be trusted (the
       // other generation is not served: damage there shows at the next rebuild).
       const same = await run(t.content, t.out);
-      const reference = await cold(t.content);
-      expect(readTreeBytes(t.out)).toEqual(reference);
+      // Every case has the same content: one cold build for all of them (and one after the edit).
+      expect(await notCold(t.content, t.out)).toEqual([]);
       if (what.includes('live') || what.startsWith('both')) expect(same.mode).not.toBe('unchanged');
       // And an edit after it.
       editText(t.content, 'entries/1661/1661-01-20.html', 'Three.');
       const edited = await run(t.content, t.out);
-      expect(readTreeBytes(t.out)).toEqual(await cold(t.content));
+      expect(await notCold(t.content, t.out)).toEqual([]);
       if (what.includes('sources')) expect(edited.patched).toBe(false);
     });
   }
@@ -377,7 +250,7 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
 describe('the generation layout, as its users meet it', () => {
   it('npm start --no-build serves it and npm run verify --built reads it: the mirror is whole', async () => {
     const cwd = tempDir('pepys-layout-');
-    const content = sampleCopy();
+    const content = writeContent(rebuildSite());
     const out = join(cwd, 'public');
     await run(content, out);
     editText(content, 'entries/1660/1660-01-01.html', 'Edited.');
@@ -394,7 +267,7 @@ describe('the generation layout, as its users meet it', () => {
       const entry = (await (await fetch(`${origin}/api/v1/entries/1660-01-01`)).json()) as { entryHTML: string };
       expect(entry.entryHTML).toContain('Edited.');
       // Its bodies link to the origin the content names, not to this server's.
-      const args = [origin, '--built', out, '--api-origin', 'https://pepys.example.org', '--quiet', '--sample', '20'];
+      const args = [origin, '--built', out, '--api-origin', 'https://api.test', '--quiet', '--sample', '20'];
       const verified = await runCli('verify', args, { cwd });
       expect(verified.code, verified.stdout + verified.stderr).toBe(0);
       // The answers it expects come from those files: changed by hand, they are refused.

@@ -1,5 +1,5 @@
 // The watch mode under long random sequences and storms (the everyday suite runs a short version:
-// test/watch-random.test.ts). A storm: a file created and deleted every few milliseconds for 20 s,
+// test/edit-sequences.test.ts). A storm: a file created and deleted every few milliseconds for 20 s,
 // random operations of every kind meanwhile, and clients reading from the local server all the
 // while; the session must never die, every answer must be whole JSON of the contract, and once
 // the storm ends the output and the answers are a cold build's. Then the same through a real

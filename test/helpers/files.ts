@@ -19,6 +19,10 @@ export function comparable(body: string | Uint8Array): string {
 
 const BINARY = /\.(gz|sqlite)$/;
 
+/** The build's own records at the tree's root: its manifest, its sources, a saved basis. */
+const isBuildRecord = (path: string): boolean =>
+  path === MANIFEST_FILE || path === SOURCES_FILE || path.startsWith('.pepys-basis');
+
 /** Every file under `dir`: relative `/`-separated path → its bytes, in sorted order. */
 export function readTreeBytes(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
@@ -27,8 +31,9 @@ export function readTreeBytes(dir: string): Map<string, Buffer> {
     for (const d of items) {
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) walk(path);
-      // The build's record of the tree (inodes and times): not part of what it serves.
-      else if (path !== MANIFEST_FILE && path !== SOURCES_FILE) out.set(path, readFileSync(join(dir, path)));
+      // The build's records of the tree (inodes and times, its sources, any saved basis): not
+      // part of what it serves.
+      else if (!isBuildRecord(path)) out.set(path, readFileSync(join(dir, path)));
     }
   };
   walk('');

@@ -68,7 +68,7 @@ export async function answer(origin: string, path: string): Promise<string> {
 }
 
 /** A few answers worth comparing for a site: lists, computed ranges, details, errors. */
-export function samplePaths(tree: Tree, pick: (n: number) => number): string[] {
+export function samplePaths(tree: ReadonlyMap<string, unknown>, pick: (n: number) => number): string[] {
   const paths = [
     '/api/v1',
     '/api/v1/entries',

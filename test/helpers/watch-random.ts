@@ -333,11 +333,19 @@ function isLink(path: string): boolean {
   }
 }
 
-/** Applies one random operation; returns its name. */
-export function randomOp(dir: string, rand: Rand): string {
-  const op = OPS[rand(OPS.length)] as Op;
+/** The operations' names, by index (applyOp). */
+export const OP_NAMES: readonly string[] = OPS.map((op) => op.name);
+
+/** Applies operation `index` (of OP_NAMES), its choices made by `rand`; returns its name. */
+export function applyOp(dir: string, index: number, rand: Rand): string {
+  const op = OPS[index] as Op;
   op.apply(dir, rand);
   return op.name;
+}
+
+/** Applies one random operation; returns its name. */
+export function randomOp(dir: string, rand: Rand): string {
+  return applyOp(dir, rand(OPS.length), rand);
 }
 
 /**
