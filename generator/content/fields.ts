@@ -1,6 +1,7 @@
 // Typed reading of the fields of a parsed YAML mapping, each problem located at its key's line.
 
 import { isIsoDate } from '../core/dates.ts';
+import type { Description, FieldSpec, FileOf } from '../core/record-fields.ts';
 import type { Problem } from './problems.ts';
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
@@ -144,7 +145,7 @@ export function optionalString(src: FieldSource, key: string, fallback: string):
   return v;
 }
 
-export function nullableString(src: FieldSource, key: string): string | null {
+function nullableString(src: FieldSource, key: string): string | null {
   const v = src.data[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') {
@@ -154,7 +155,7 @@ export function nullableString(src: FieldSource, key: string): string | null {
   return v;
 }
 
-export function nullableNumber(src: FieldSource, key: string): number | null {
+function nullableNumber(src: FieldSource, key: string): number | null {
   const v = src.data[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'number' || !Number.isFinite(v)) {
@@ -164,7 +165,7 @@ export function nullableNumber(src: FieldSource, key: string): number | null {
   return v;
 }
 
-export function count(src: FieldSource, key: string): number {
+function count(src: FieldSource, key: string): number {
   const v = src.data[key];
   if (v === undefined || v === null) return 0;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
@@ -174,7 +175,7 @@ export function count(src: FieldSource, key: string): number {
   return v;
 }
 
-export function timestamp(src: FieldSource, key: string, fallback: string): string {
+function timestamp(src: FieldSource, key: string, fallback: string): string {
   const v = src.data[key];
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'string' || !isTimestamp(v)) {
@@ -184,14 +185,14 @@ export function timestamp(src: FieldSource, key: string, fallback: string): stri
   return v;
 }
 
-export function nullableTimestamp(src: FieldSource, key: string): string | null {
+function nullableTimestamp(src: FieldSource, key: string): string | null {
   const v = src.data[key];
   if (v === undefined || v === null) return null;
   return timestamp(src, key, '') || null;
 }
 
 /** A list of positive integers (ids), returned ascending without duplicates. */
-export function idList(src: FieldSource, key: string): number[] {
+function idList(src: FieldSource, key: string): number[] {
   const v = src.data[key];
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'number' && Number.isSafeInteger(x) && x > 0)) {
@@ -204,7 +205,7 @@ export function idList(src: FieldSource, key: string): number[] {
 }
 
 /** A list of non-empty strings (slugs), returned ascending without duplicates. */
-export function stringList(src: FieldSource, key: string): string[] {
+function stringList(src: FieldSource, key: string): string[] {
   const v = src.data[key];
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x !== '')) {
@@ -214,4 +215,32 @@ export function stringList(src: FieldSource, key: string): string[] {
   const list = [...new Set(v as string[])].sort();
   if (list.length !== v.length) problem(src, key, `"${key}" lists the same slug more than once`);
   return list;
+}
+
+/** A field the file gives, read as its description says (record-fields.ts); `fallback`: a timestamp's. */
+function readField(src: FieldSource, key: string, spec: FieldSpec, fallback: string): unknown {
+  if (spec.type === 'array') return spec.model === 'topicIds' ? idList(src, key) : stringList(src, key);
+  if (spec.type === 'integer') return count(src, key);
+  if (spec.type === 'number') return nullableNumber(src, key);
+  if (spec.ref === 'Timestamp') return spec.nullable ? nullableTimestamp(src, key) : timestamp(src, key, fallback);
+  return spec.nullable ? nullableString(src, key) : optionalString(src, key, '');
+}
+
+/**
+ * The fields of a record that its content file gives (those its description marks `file`), each
+ * read and checked as its description says, in the description's order; a list of links into the
+ * model's list of ids or slugs. `lastModified`: the timestamp of a file that gives none.
+ */
+export function readFields<D extends Description>(src: FieldSource, description: D, lastModified: string): FileOf<D> {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(description)) {
+    if (spec.file !== true) continue;
+    out[spec.model === 'topicIds' || spec.model === 'categorySlugs' ? spec.model : key] = readField(
+      src,
+      key,
+      spec,
+      lastModified,
+    );
+  }
+  return out as FileOf<D>;
 }

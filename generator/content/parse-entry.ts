@@ -2,26 +2,16 @@
 
 import { dateProblem, parseIsoDate } from '../core/calendar.ts';
 import type { Entry, SiteConfig } from '../core/model.ts';
+import { ENTRY, ENTRY_FILE_KEYS } from '../core/record-fields.ts';
 import { entryTitle, hasTitleShape } from '../core/titles.ts';
 import { refuseCharacters } from './characters.ts';
 import { rewriteOldTopicLinks, topicLinks } from './derive.ts';
-import {
-  asMapping,
-  count,
-  type FieldSource,
-  idList,
-  lineOf,
-  nullableTimestamp,
-  problem,
-  rejectUnknownKeys,
-  timestamp,
-} from './fields.ts';
+import { asMapping, type FieldSource, lineOf, problem, readFields, rejectUnknownKeys } from './fields.ts';
 import { titleRules } from './locale.ts';
 import { lineAt, type Problem } from './problems.ts';
 import { parseYaml } from './yaml-text.ts';
 
 export const FOOTNOTES_MARKER = '<!-- footnotes -->';
-const ENTRY_FIELDS = ['date', 'title', 'topics', 'annotationCount', 'lastAnnotationTime', 'lastModifiedTime'];
 
 export interface ParsedEntry {
   file: string;
@@ -64,7 +54,7 @@ export function parseEntryFile(
     return null;
   }
   const src: FieldSource = { file, text: yamlText, firstLine: 2, data, problems };
-  rejectUnknownKeys(src, ENTRY_FIELDS);
+  rejectUnknownKeys(src, ENTRY_FILE_KEYS);
 
   const date = data.date;
   let validDate = '';
@@ -118,10 +108,8 @@ export function parseEntryFile(
     date: validDate,
     entryHTML: entryHTML.trim(),
     footnotesHTML: footnotesHTML.trim(),
-    annotationCount: count(src, 'annotationCount'),
-    lastAnnotationTime: nullableTimestamp(src, 'lastAnnotationTime'),
-    topicIds: idList(src, 'topics'),
-    lastModifiedTime: timestamp(src, 'lastModifiedTime', config.lastModifiedTime),
+    // The rest as the file gives them (record-fields.ts ENTRY).
+    ...readFields(src, ENTRY, config.lastModifiedTime),
   };
   if (validDate === '') return null;
   // A rewritten link keeps its line: the rewriting changes no line break.

@@ -1,43 +1,19 @@
 // One topic file: a YAML mapping.
 
 import type { Topic } from '../core/model.ts';
-import { TOPIC_KINDS, type TopicKind } from '../core/types.ts';
+import { TOPIC, TOPIC_FILE_KEYS, TOPIC_KINDS, type TopicKind } from '../core/record-fields.ts';
 import {
   asMapping,
-  count,
   type FieldSource,
   lineOf,
-  nullableNumber,
-  nullableString,
-  nullableTimestamp,
   optionalString,
   problem,
+  readFields,
   rejectUnknownKeys,
   requiredString,
-  stringList,
-  timestamp,
 } from './fields.ts';
 import type { Problem } from './problems.ts';
 import { parseYaml } from './yaml-text.ts';
-
-const TOPIC_FIELDS = [
-  'id',
-  'title',
-  'orderTitle',
-  'kind',
-  'categories',
-  'wheatleyHTML',
-  'tooltipText',
-  'wikipediaURL',
-  'thumbnailURL',
-  'annotationCount',
-  'lastAnnotationTime',
-  'latitude',
-  'longitude',
-  'zoom',
-  'shape',
-  'lastModifiedTime',
-];
 
 export interface ParsedTopic {
   file: string;
@@ -63,7 +39,7 @@ export function parseTopicFile(
     return null;
   }
   const src: FieldSource = { file, text, firstLine: 1, data, problems };
-  rejectUnknownKeys(src, TOPIC_FIELDS);
+  rejectUnknownKeys(src, TOPIC_FILE_KEYS);
   const id = data.id;
   let validId = 0;
   if (id === undefined) problems.push({ file, line: 1, message: 'missing required field "id"' });
@@ -84,17 +60,8 @@ export function parseTopicFile(
     orderTitle: optionalString(src, 'orderTitle', title ?? ''),
     kind,
     wheatleyHTML: optionalString(src, 'wheatleyHTML', '').trim(),
-    tooltipText: optionalString(src, 'tooltipText', ''),
-    wikipediaURL: nullableString(src, 'wikipediaURL'),
-    thumbnailURL: nullableString(src, 'thumbnailURL'),
-    annotationCount: count(src, 'annotationCount'),
-    lastAnnotationTime: nullableTimestamp(src, 'lastAnnotationTime'),
-    latitude: nullableNumber(src, 'latitude'),
-    longitude: nullableNumber(src, 'longitude'),
-    zoom: nullableNumber(src, 'zoom'),
-    shape: optionalString(src, 'shape', ''),
-    categorySlugs: stringList(src, 'categories'),
-    lastModifiedTime: timestamp(src, 'lastModifiedTime', defaultModified),
+    // The rest as the file gives them (record-fields.ts TOPIC).
+    ...readFields(src, TOPIC, defaultModified),
   };
   if (validId === 0 || title === null) return null;
   return {

@@ -3,7 +3,8 @@
 
 import type { CalendarName } from './calendar.ts';
 import type { License } from './license.ts';
-import type { IsoDate, Timestamp, TopicKind } from './types.ts';
+import type { ENTRY, ModelOf, TOPIC } from './record-fields.ts';
+import type { IsoDate, Timestamp } from './types.ts';
 import type { WebURLs } from './urls.ts';
 
 export type TitleConvention = 'seed' | 'every-year' | 'single';
@@ -43,17 +44,8 @@ export interface SiteConfig {
   lastModifiedTime: Timestamp;
 }
 
-export interface Entry {
-  date: IsoDate;
-  title: string;
-  entryHTML: string;
-  footnotesHTML: string;
-  annotationCount: number;
-  lastAnnotationTime: Timestamp | null;
-  /** Ascending. */
-  topicIds: number[];
-  lastModifiedTime: Timestamp;
-}
+/** An entry of the model: its description's fields that are not computed (record-fields.ts ENTRY). */
+export type Entry = ModelOf<typeof ENTRY>;
 
 export interface Category {
   slug: string;
@@ -61,25 +53,8 @@ export interface Category {
   parent: string | null;
 }
 
-export interface Topic {
-  id: number;
-  title: string;
-  orderTitle: string;
-  kind: TopicKind;
-  wheatleyHTML: string;
-  tooltipText: string;
-  wikipediaURL: string | null;
-  thumbnailURL: string | null;
-  annotationCount: number;
-  lastAnnotationTime: Timestamp | null;
-  latitude: number | null;
-  longitude: number | null;
-  zoom: number | null;
-  shape: string;
-  /** Ascending by slug. */
-  categorySlugs: string[];
-  lastModifiedTime: Timestamp;
-}
+/** A topic of the model: its description's fields that are not computed (record-fields.ts TOPIC). */
+export type Topic = ModelOf<typeof TOPIC>;
 
 export interface Model {
   config: SiteConfig;

@@ -14,6 +14,7 @@ import { DOWNLOAD_PATHS, DOWNLOAD_TYPES, DOWNLOADS_FILE, downloadFile, STATIC_HE
 import { API_HEADERS } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
 import type { Category, Entry, Model, Topic } from '../core/model.ts';
+import { CATEGORY, type Description, ENTRY, type FieldSpec, fieldsOf, TOPIC } from '../core/record-fields.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } from '../core/records.ts';
 import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { CategoryDetail, Download, DownloadList, EntryDetail, TopicDetail } from '../core/types.ts';
@@ -41,20 +42,51 @@ function ndjsonLine(record: unknown): Buffer {
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 
-/** The schema: the columns are the fields of each detail; its lists of links become tables. */
+/** A column of a record's table: a field of its detail (record-fields.ts) that is one cell. */
+interface Column {
+  name: string;
+  sql: string;
+}
+
+/** The columns of a record's table: its detail's fields that are one cell, in order (lists of links become tables). */
+function columnsOf(description: Description): Column[] {
+  return fieldsOf(description).flatMap((name): Column[] => {
+    const spec = description[name] as FieldSpec;
+    if (spec.type === 'array') return [];
+    const type = spec.type === 'string' ? 'TEXT' : spec.type === 'integer' ? 'INTEGER' : 'REAL';
+    const sql = `${name} ${type}${spec.key ? ' PRIMARY KEY' : ''}${spec.nullable ? '' : ' NOT NULL'}`;
+    return [{ name, sql }];
+  });
+}
+
+const ENTRY_COLUMNS = columnsOf(ENTRY);
+const CATEGORY_COLUMNS = columnsOf(CATEGORY);
+const TOPIC_COLUMNS = columnsOf(TOPIC);
+/** A category's links to its ancestors become its parent's slug, a column after `depth`. */
+const PARENT: Column = { name: 'parent', sql: 'parent TEXT REFERENCES categories (slug)' };
+const afterDepth = CATEGORY_COLUMNS.findIndex((c) => c.name === 'depth') + 1;
+const CATEGORY_TABLE = [...CATEGORY_COLUMNS.slice(0, afterDepth), PARENT, ...CATEGORY_COLUMNS.slice(afterDepth)];
+
+/** `CREATE TABLE`, its columns' definitions filled into lines of at most 110 characters (the bytes are the database's). */
+function createTable(table: string, columns: readonly Column[]): string {
+  const lines: string[] = [];
+  let line = '';
+  columns.forEach((c, i) => {
+    const end = i === columns.length - 1 ? ');' : ',';
+    if (line !== '' && `${line}, ${c.sql}${end}`.length > 110) {
+      lines.push(`${line},`);
+      line = '';
+    }
+    line = line === '' ? `  ${c.sql}` : `${line}, ${c.sql}`;
+  });
+  return `CREATE TABLE ${table} (\n${lines.join('\n')}${lines.length > 0 ? '\n' : ''}${line});`;
+}
+
+/** The schema: a table of each kind of record, its lists of links as tables, the searched text. */
 const SCHEMA = `
-CREATE TABLE entries (
-  date TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, entryHTML TEXT NOT NULL, footnotesHTML TEXT NOT NULL,
-  annotationCount INTEGER NOT NULL, lastAnnotationTime TEXT, lastModifiedTime TEXT NOT NULL,
-  apiURL TEXT NOT NULL, webURL TEXT NOT NULL);
-CREATE TABLE categories (
-  slug TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, topicCount INTEGER NOT NULL, depth INTEGER NOT NULL,
-  parent TEXT REFERENCES categories (slug), apiURL TEXT NOT NULL, webURL TEXT NOT NULL);
-CREATE TABLE topics (
-  id INTEGER PRIMARY KEY NOT NULL, title TEXT NOT NULL, orderTitle TEXT NOT NULL, wheatleyHTML TEXT NOT NULL,
-  tooltipText TEXT NOT NULL, wikipediaURL TEXT, thumbnailURL TEXT, annotationCount INTEGER NOT NULL,
-  lastAnnotationTime TEXT, kind TEXT NOT NULL, latitude REAL, longitude REAL, zoom REAL, shape TEXT NOT NULL,
-  lastModifiedTime TEXT NOT NULL, apiURL TEXT NOT NULL, webURL TEXT NOT NULL);
+${createTable('entries', ENTRY_COLUMNS)}
+${createTable('categories', CATEGORY_TABLE)}
+${createTable('topics', TOPIC_COLUMNS)}
 CREATE TABLE entry_topics (
   entry TEXT NOT NULL REFERENCES entries (date), topic INTEGER NOT NULL REFERENCES topics (id),
   PRIMARY KEY (entry, topic)) WITHOUT ROWID;
@@ -89,9 +121,6 @@ function insertInto(table: string, names: readonly string[]): string {
 const searchedText = (table: string) =>
   `INSERT INTO ${table} (docid, title, text, notes) VALUES (?, ${[1, 2, 3].map(() => parameter(true)).join(', ')})`;
 
-/** The fields of a record whose values are one cell: the columns a table can take from it. */
-type CellKeys<T> = { [K in keyof T]-?: T[K] extends Cell ? K : never }[keyof T];
-
 /** Rows a step of the database carries at most: a piece a message to its thread (database-worker.mjs). */
 const ROWS_A_STEP = 256;
 
@@ -108,58 +137,20 @@ function* inPieces(sql: string, count: number, row: (i: number) => Cell[]): Gene
  * The steps that insert `count` records' `columns` (fields of each detail, by the same names) into
  * `table`; `detailAt` makes a record's detail when its piece is made (never all of them at once).
  */
-function insertRecords<T>(
+function insertRecords(
   table: string,
-  columns: ReadonlyArray<CellKeys<T>>,
+  columns: readonly Column[],
   count: number,
-  detailAt: (i: number) => T,
+  detailAt: (i: number) => object,
   extra: { column: string; values: readonly Cell[] } | null = null,
 ): Generator<DatabaseStep> {
-  const names = [...columns.map(String), ...(extra === null ? [] : [extra.column])];
+  const names = [...columns.map((c) => c.name), ...(extra === null ? [] : [extra.column])];
   return inPieces(insertInto(table, names), count, (i) => {
-    const r = detailAt(i);
-    return [...columns.map((c) => r[c] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])];
+    // A detail's field that is a column is one cell (columnsOf).
+    const r = detailAt(i) as Record<string, Cell>;
+    return [...columns.map((c) => r[c.name] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])];
   });
 }
-
-const ENTRY_COLUMNS: ReadonlyArray<CellKeys<EntryDetail>> = [
-  'date',
-  'title',
-  'entryHTML',
-  'footnotesHTML',
-  'annotationCount',
-  'lastAnnotationTime',
-  'lastModifiedTime',
-  'apiURL',
-  'webURL',
-];
-const CATEGORY_COLUMNS: ReadonlyArray<CellKeys<CategoryDetail>> = [
-  'slug',
-  'title',
-  'topicCount',
-  'depth',
-  'apiURL',
-  'webURL',
-];
-const TOPIC_COLUMNS: ReadonlyArray<CellKeys<TopicDetail>> = [
-  'id',
-  'title',
-  'orderTitle',
-  'wheatleyHTML',
-  'tooltipText',
-  'wikipediaURL',
-  'thumbnailURL',
-  'annotationCount',
-  'lastAnnotationTime',
-  'kind',
-  'latitude',
-  'longitude',
-  'zoom',
-  'shape',
-  'lastModifiedTime',
-  'apiURL',
-  'webURL',
-];
 
 /** The collections of the downloads, in the order of their NDJSON files. */
 const COLLECTIONS = ['entries', 'categories', 'topics'] as const;
@@ -188,7 +179,7 @@ function* databaseSteps(model: Model, line: LineOf): Generator<DatabaseStep> {
   });
   // The searched fields of a record are its detail's, and the detail's are the model's (entryFields).
   yield* inPieces(searchedText('entries_fts'), entries.length, (i) => [i + 1, ...entryFields(entries[i] as Entry)]);
-  // A category's links to its ancestors become its parent's slug.
+  // A category's links to its ancestors become its parent's slug (PARENT).
   const parents = { column: 'parent', values: categories.map((c) => c.parent) };
   yield* insertRecords(
     'categories',
