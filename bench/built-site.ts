@@ -3,8 +3,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReadFile } from '../generator/core/answer-types.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
-import type { ReadFile } from '../generator/core/handler.ts';
 import { parseSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 
 export function readBuiltSite(dir: string): { site: SiteIndex; readFile: ReadFile } {

@@ -11,9 +11,10 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReadFile } from '../generator/core/answer-types.ts';
 import { fileKeeper, ISOLATE_KEPT_BYTES } from '../generator/core/bounded-cache.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
-import { handle, type ReadFile } from '../generator/core/handler.ts';
+import { handle } from '../generator/core/handler.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
 
 const [dir, path, query, latency = '0'] = process.argv.slice(2) as [string, string, string, string?];

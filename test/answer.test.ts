@@ -1,7 +1,8 @@
 // The request → answer mapping, for the cases docs/api-decisions.md settles.
 
 import { describe, expect, it } from 'vitest';
-import { type Answer, answer } from '../generator/core/answer.ts';
+import { answer } from '../generator/core/answer.ts';
+import type { Answer } from '../generator/core/answer-types.ts';
 import { listQuery } from '../generator/core/lists.ts';
 import { loadSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 

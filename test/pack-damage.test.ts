@@ -11,8 +11,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
 import { loadContent } from '../generator/content/load.ts';
+import type { ReadFile } from '../generator/core/answer-types.ts';
 import { detailFile, SITE_INDEX_FILE, searchShardFile } from '../generator/core/files.ts';
-import { handle, type ReadFile } from '../generator/core/handler.ts';
+import { handle } from '../generator/core/handler.ts';
 import {
   MAX_TABLE_BYTES,
   type OpenFile,

@@ -2,8 +2,8 @@
 // back byte for byte, and the reader through which the handler sees a detail as a file of its own.
 
 import { describe, expect, it } from 'vitest';
+import type { ReadFile } from '../generator/core/answer-types.ts';
 import { detailFile } from '../generator/core/files.ts';
-import type { ReadFile } from '../generator/core/handler.ts';
 import { packCount, packFile, packMembers, packOf, packText, unpack, unpacking } from '../generator/core/packs.ts';
 import { prng } from '../generator/core/random.ts';
 import type { SiteIndex } from '../generator/core/site-index.ts';

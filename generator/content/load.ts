@@ -19,9 +19,6 @@ import { type ReadOutcome, readContentFile } from './read-file.ts';
 
 export const CATEGORIES_FILE = 'categories.yaml';
 
-// Defined beside the fingerprint, which hashes them (no import circle); its readers find it here too.
-export type { LoadOptions } from './fingerprint.ts';
-
 export interface ReadOptions extends LoadOptions {
   /**
    * Read the files on a second thread while this one parses (read-ahead.ts): 'auto' (the

@@ -27,8 +27,6 @@ import type { SiteIndex } from './site-index.ts';
 import type { Collection } from './types.ts';
 import { collectionURL } from './urls.ts';
 
-export type { Answer } from './answer-types.ts';
-
 /** The media types of the feeds (RFC 4287; JSON Feed 1.1). */
 export const FEED_TYPES = { atom: 'application/atom+xml', json: 'application/feed+json' } as const;
 

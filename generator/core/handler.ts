@@ -64,8 +64,6 @@ export function splitTarget(target: string): { path: string; query: string } {
   return q === -1 ? { path: noHash, query: '' } : { path: noHash.slice(0, q), query: noHash.slice(q + 1) };
 }
 
-export type { ReadFile } from './answer-types.ts';
-
 /**
  * A content coding an adapter applies to bodies (the local server compresses; the CDNs compress
  * themselves). The representation, its validator and the 304 are still decided here, once.

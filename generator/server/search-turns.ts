@@ -6,7 +6,7 @@
 // at most, whatever the number queued. A search gives its turn up while it waits for a file (a
 // search of records not read before reads their packs), and takes a turn again to go on.
 
-import type { ReadFile } from '../core/handler.ts';
+import type { ReadFile } from '../core/answer-types.ts';
 
 /** While a task waits for `pending`, others take turns; it goes on once it has a turn again. */
 export type Wait = <T>(pending: Promise<T>) => Promise<T>;

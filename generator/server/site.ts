@@ -14,11 +14,12 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReadFile } from '../core/answer-types.ts';
 import { type BoundedCache, boundedCache } from '../core/bounded-cache.ts';
 import type { Site as DispatchedSite } from '../core/dispatch.ts';
 import type { ApiError } from '../core/errors.ts';
 import { DOWNLOAD_FILES, SITE_INDEX_FILE } from '../core/files.ts';
-import type { ApiResponse, ReadFile } from '../core/handler.ts';
+import type { ApiResponse } from '../core/handler.ts';
 import { type OpenedFile, readingRecords, readPacked } from '../core/packs.ts';
 import { MAX_FILE_BYTES } from '../core/read-files.ts';
 import { fail, ok, type Result } from '../core/result.ts';

@@ -13,7 +13,8 @@
 // file was written.
 
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { type ContentState, type LoadOptions, readContent, validate } from '../content/load.ts';
+import type { LoadOptions } from '../content/fingerprint.ts';
+import { type ContentState, readContent, validate } from '../content/load.ts';
 import { ContentError, type Problem, sortProblems } from '../content/problems.ts';
 import { updateContent } from '../content/update.ts';
 import { DOWNLOAD_FILES, DOWNLOADS_FILE } from '../core/files.ts';
