@@ -7,6 +7,7 @@
 
 import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { lineOfByte } from '../core/byte-line.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { isLink, outsideLinksAllowed, outsideProblem, outsideTarget } from './links.ts';
 import type { Problem } from './problems.ts';
@@ -169,14 +170,7 @@ export function decodeUtf8(bytes: Uint8Array, file: string): Result<string, Prob
     return ok(decoder.decode(bytes).replace(/\r\n?/g, '\n'));
   } catch {
     const at = Math.max(0, firstInvalidUtf8(bytes));
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < at; i++) {
-      if (bytes[i] === 0x0a) {
-        line++;
-        lineStart = i + 1;
-      }
-    }
+    const { line, lineStart } = lineOfByte(bytes, at);
     const column = [...new TextDecoder().decode(bytes.subarray(lineStart, at))].length + 1;
     const hex = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0');
     return fail({ file, line, message: `not valid UTF-8: byte 0x${hex} at column ${column} (save the file as UTF-8)` });

@@ -21,7 +21,7 @@ export interface Site {
 }
 
 /** Why there is no site: a reason (`The API is unavailable: <why>.`), or the error to answer. */
-export type NoSite = string | ApiError;
+type NoSite = string | ApiError;
 
 export interface DispatchOptions<Context> {
   /** The site for this request (loaded, or kept from before by the adapter), or why there is none. */

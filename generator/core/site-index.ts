@@ -49,16 +49,13 @@ export interface SiteIndexFile {
   entries: Array<[IsoDate, string, Timestamp]>;
 }
 
-export interface SiteIndex {
-  buildId: string;
-  apiOrigin: string;
-  siteOrigin: string;
-  pageSize: number;
-  period: Period;
-  calendar: CalendarName;
+/** The index as the handler reads it: the file's settings as they are, its lists made ready. */
+export interface SiteIndex
+  extends Pick<
+    SiteIndexFile,
+    'buildId' | 'apiOrigin' | 'siteOrigin' | 'pageSize' | 'period' | 'calendar' | 'name' | 'webURLs'
+  > {
   license: License | null;
-  name: string;
-  webURLs: WebURLs;
   entryDates: IsoDate[];
   /** The list item of the entry at a position, as a result fragment (rendered once, when first asked). */
   entryFragment: (position: number) => string;

@@ -4,6 +4,7 @@
 // legitimately adds (Vary: Accept-Encoding, a weak ETag for the same bytes) is tolerated and
 // counted, not reported as a difference.
 
+import { lineOfByte } from '../core/byte-line.ts';
 import type { ApiResponse } from '../core/handler.ts';
 import type { Check } from './checks.ts';
 import type { MirrorAnswer } from './http.ts';
@@ -160,14 +161,7 @@ function firstDifference(a: Uint8Array, b: Uint8Array): number {
 function bodyDifference(check: Check, expected: Uint8Array, got: Uint8Array): Difference | null {
   const at = firstDifference(expected, got);
   if (at === -1) return null;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < at; i++) {
-    if (expected[i] === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
+  const { line, lineStart } = lineOfByte(expected, at);
   const where =
     at === got.length
       ? `the answer ends early, at byte ${count(at)}`
