@@ -1,6 +1,7 @@
 // The category tree file: a YAML list of {slug, title, parent?}.
 
 import type { Category } from '../core/model.ts';
+import { CATEGORY_FILE_KEYS } from '../core/record-fields.ts';
 import { asMapping, type FieldSource, problem, rejectUnknownKeys, requiredString } from './fields.ts';
 import type { Problem } from './problems.ts';
 import { parseYamlList } from './yaml-text.ts';
@@ -35,7 +36,7 @@ export function parseCategoriesFile(text: string, file: string, problems: Proble
       return;
     }
     const src: FieldSource = { file, text, firstLine: 1, baseLine: line, data: map, problems };
-    rejectUnknownKeys(src, ['slug', 'title', 'parent']);
+    rejectUnknownKeys(src, CATEGORY_FILE_KEYS);
     const slug = requiredString(src, 'slug');
     if (slug !== null && slug.length > MAX_SLUG_LENGTH) {
       // A slug names a file of the output: bounded here, not by the file system later.

@@ -201,6 +201,11 @@ export const TOPIC_FILE_KEYS = [
   'lastModifiedTime',
 ] as const satisfies ReadonlyArray<keyof typeof TOPIC>;
 
+/** A category of the category file: its key and name, and its parent's slug (the model's own, of which its links are made). */
+export const CATEGORY_FILE_KEYS = ['slug', 'title', 'parent'] as const satisfies ReadonlyArray<
+  keyof typeof CATEGORY | 'parent'
+>;
+
 const LIST_OF = (collection: string) =>
   ({
     type: 'string',
