@@ -11,7 +11,7 @@ import { fail, ok, type Result } from '../core/result.ts';
 import { isAlive } from '../output/trash.ts';
 import { CATEGORY_TITLES, type DerivedTopic, ROOT_CATEGORY } from './encyclopedia.ts';
 import { MARK_CATEGORIES } from './marks.ts';
-import { swapInDirectory } from './write.ts';
+import { replaceDirectory } from './write.ts';
 
 /** The directory under `topics/` the import owns. */
 export const IMPORTED_TOPICS_DIR = 'standard-ebooks';
@@ -181,18 +181,12 @@ export function writeEncyclopedia(contentDir: string, topics: readonly DerivedTo
   const target = path.join(topicsDir, IMPORTED_TOPICS_DIR);
   const staging = path.join(topicsDir, `.standard-ebooks-import-${process.pid}`);
   const old = path.join(topicsDir, `.standard-ebooks-old-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  try {
-    mkdirSync(staging);
+  replaceDirectory(staging, target, old, () => {
     writeFileSync(path.join(staging, MARKER), MARKER_TEXT);
     for (const t of topics) writeFileSync(path.join(staging, `${t.id}.yaml`), renderTopicFile(t));
     // categories.yaml first: the topics it names exist before and after, as no slug is renamed.
     const categoriesFile = path.join(contentDir, 'categories.yaml');
     writeFileSync(`${categoriesFile}.import-${process.pid}`, categoriesYaml);
     renameSync(`${categoriesFile}.import-${process.pid}`, categoriesFile);
-  } catch (err) {
-    rmSync(staging, { recursive: true, force: true });
-    throw err;
-  }
-  swapInDirectory(staging, target, old);
+  });
 }

@@ -132,9 +132,7 @@ export function replaceEntries(contentDir: string, files: ReadonlyMap<string, st
   const target = path.join(contentDir, 'entries');
   const staging = path.join(contentDir, `.entries-import-${process.pid}`);
   const old = path.join(contentDir, `.entries-old-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  try {
-    mkdirSync(staging);
+  replaceDirectory(staging, target, old, () => {
     writeFileSync(path.join(staging, IMPORT_MARKER), IMPORT_MARKER_TEXT);
     const made = new Set<string>();
     for (const [relative, text] of files) {
@@ -146,6 +144,18 @@ export function replaceEntries(contentDir: string, files: ReadonlyMap<string, st
       }
       writeFileSync(file, text);
     }
+  });
+}
+
+/**
+ * Makes `target` anew: `fill` writes it into the new, empty directory `staging`, which is then
+ * swapped in (swapInDirectory); if `fill` fails, `staging` is removed and `target` left as it was.
+ */
+export function replaceDirectory(staging: string, target: string, old: string, fill: () => void): void {
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    mkdirSync(staging);
+    fill();
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     throw err;
@@ -158,7 +168,7 @@ export function replaceEntries(contentDir: string, files: ReadonlyMap<string, st
  * to `old` first and removed only once the new one is in, or put back if that fails; on a failure
  * `staging` is removed and the error thrown.
  */
-export function swapInDirectory(staging: string, target: string, old: string): void {
+function swapInDirectory(staging: string, target: string, old: string): void {
   let hadOld = true;
   try {
     renameSync(target, old);
