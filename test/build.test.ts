@@ -1,18 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
 import { loadSiteConfig } from '../generator/content/config.ts';
 import { ContentError } from '../generator/content/problems.ts';
+import { runCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { readServed, readTree, readTreeBytes } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
-
-const run = promisify(execFile);
-const repo = join(import.meta.dirname, '..');
-const tsx = join(repo, 'node_modules', '.bin', 'tsx');
 
 const outDir = () => join(tempDir('pepys-out-'), 'public');
 
@@ -136,11 +131,14 @@ describe('configuration', () => {
 describe('build command', () => {
   it('prints progress, and nothing with --quiet', async () => {
     const dir = writeContent(smallSite());
-    const loud = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', outDir()], { cwd: repo });
+    // Both at once: each is a process of its own, most of it waiting on its own threads.
+    const [loud, quiet] = await Promise.all([
+      runCli('build', ['--content', dir, '--out', outDir()]),
+      runCli('build', ['--content', dir, '--out', outDir(), '--quiet']),
+    ]);
+    expect(loud.code, loud.stderr).toBe(0);
     expect(loud.stderr).toMatch(/built .*: \d+ files, .* \(3 entries, 3 categories, 2 topics\)/);
-    const quiet = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', outDir(), '--quiet'], {
-      cwd: repo,
-    });
+    expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe('');
   });
@@ -152,20 +150,16 @@ describe('build command', () => {
       'topics/7.yaml': 'id: 7\ntitle: X\ncategories: [nope]\n',
     });
     const out = outDir();
-    const err = await run(tsx, ['generator/cli/build.ts', '--content', dir, '--out', out, '--quiet'], {
-      cwd: repo,
-    }).catch((e: { code: number; stderr: string }) => e);
-    expect('code' in err && err.code).toBe(1);
+    const err = await runCli('build', ['--content', dir, '--out', out, '--quiet']);
+    expect(err.code).toBe(1);
     expect(err.stderr).toContain(`${dir}/entries/bad.html:2: "date" must be a real calendar date`);
     expect(err.stderr).toContain(`${dir}/topics/7.yaml:3: unknown category "nope"`);
     expect(existsSync(out)).toBe(false);
   });
 
   it('rejects bad option values with a clear message', async () => {
-    const err = await run(tsx, ['generator/cli/build.ts', '--api-origin', 'nope'], { cwd: repo }).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect('code' in err && err.code).toBe(2);
+    const err = await runCli('build', ['--api-origin', 'nope']);
+    expect(err.code).toBe(2);
     expect(err.stderr).toMatch(/--api-origin: "nope" is not an absolute URL/);
   });
 });

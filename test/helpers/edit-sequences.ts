@@ -206,7 +206,12 @@ export interface FamilyOptions {
   rebuild: boolean;
   watchEvents: boolean;
   watchRescans: boolean;
-  /** Compare what a local server answers over each output with one over the cold build. */
+  /**
+   * Compare what a local server answers over each output with one over the cold build: one server
+   * for the whole sequence over each watch session's output (it must follow the swaps), a new one
+   * at each step over the rebuilt output (a server left running over a one-shot rebuild's output
+   * can answer from the generation before: see the report of issue 33's test family).
+   */
   answers: boolean;
 }
 
@@ -258,7 +263,8 @@ export async function runSequence(
       const first = await build({ contentDir, outDir, quiet: true, overrides, env: {} });
       expect(first.mode).toBe('full');
       expect(differing(readTreeBytes(outDir), start.tree), 'a cold build, again').toEqual([]);
-      followed.push({ name: 'rebuild', outDir, served: options.answers ? await serve(outDir) : null });
+      // Served afresh at each step (see FamilyOptions.answers).
+      followed.push({ name: 'rebuild', outDir, served: null });
     }
     for (const [name, events] of [
       ['watch (events)', options.watchEvents],
@@ -307,10 +313,15 @@ export async function runSequence(
             expect(problemLines(report?.problems ?? []), `${what}: its problems`).toEqual(reference.problems);
           } else expect(differing(readTreeBytes(f.outDir), reference.tree), `${what}: differs from cold`).toEqual([]);
         }
-        if (reference.ok && f.served !== null) {
-          const rand = prng(step.pick);
-          for (const path of samplePaths(reference.tree, rand))
-            expect(await answer(f.served.origin, path), `${what}: ${path}`).toBe(await colds.answer(reference, path));
+        if (reference.ok && options.answers) {
+          const served = f.served ?? (await serve(f.outDir));
+          try {
+            const rand = prng(step.pick);
+            for (const path of samplePaths(reference.tree, rand))
+              expect(await answer(served.origin, path), `${what}: ${path}`).toBe(await colds.answer(reference, path));
+          } finally {
+            if (f.served === null) await served.stop();
+          }
         }
       }
       if (reference.ok) lastBuilt = digest;
@@ -377,8 +388,19 @@ async function checkRebuild(
     const m = readManifest(dir as string);
     expect(m !== null && checkTree(dir as string, m), `${what}: ${dir} as its record says`).toBe(true);
   }
+  // Every file that differs from the tree before it is in the live record's changes (what a
+  // mirror fetches; that they are exactly those is test/helpers/rebuild-steps.ts' example: a
+  // rebuild whose tree is the live one's may list what it caught up in the other generation).
   const changes = readManifest(realpathSync(outDir))?.changes;
   const since = differ(before, now);
-  expect(changes && [...changes.added, ...changes.changed].sort(), `${what}: recorded changes`).toEqual(since.written);
-  expect(changes?.removed, `${what}: recorded removals`).toEqual(since.removed);
+  const recorded = new Set(changes === null || changes === undefined ? [] : [...changes.added, ...changes.changed]);
+  expect(
+    since.written.filter((p) => !recorded.has(p)),
+    `${what}: changes not recorded`,
+  ).toEqual([]);
+  const removed = new Set(changes?.removed ?? []);
+  expect(
+    since.removed.filter((p) => !removed.has(p)),
+    `${what}: removals not recorded`,
+  ).toEqual([]);
 }
