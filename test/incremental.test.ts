@@ -23,15 +23,23 @@ import { renderSite } from '../generator/render/render-site.ts';
 import { BuildSession } from '../generator/watch/session.ts';
 import { startWatching, type Watcher } from '../generator/watch/watch.ts';
 import { entryFile, writeContent } from './helpers/content.ts';
+import { contentDigest } from './helpers/edit-sequences.ts';
 import { isDetailName, readServed, readTree, readTreeBytes } from './helpers/files.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
 
-/** What a fresh full build of `contentDir` writes. */
-async function fullBuild(contentDir: string): Promise<Map<string, string>> {
-  const out = join(tempDir('pepys-full-'), 'public');
-  await build({ contentDir, outDir: out, quiet: true, env: {} });
-  return readTree(out);
+const fullBuilds = new Map<string, Promise<Map<string, string>>>();
+
+/** What a fresh full build of `contentDir` writes: made once per content (by its digest) in this file. */
+function fullBuild(contentDir: string): Promise<Map<string, string>> {
+  const digest = contentDigest(contentDir);
+  let tree = fullBuilds.get(digest);
+  if (tree === undefined) {
+    const out = join(tempDir('pepys-full-'), 'public');
+    tree = build({ contentDir, outDir: out, quiet: true, env: {} }).then(() => readTree(out));
+    fullBuilds.set(digest, tree);
+  }
+  return tree;
 }
 
 function differing(a: Map<string, string>, b: Map<string, string>): string[] {

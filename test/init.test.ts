@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
@@ -12,6 +12,9 @@ import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { runCli } from './helpers/cli.ts';
 import { readServed } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
+
+// Each test runs several processes, and a loaded machine can make each take seconds.
+vi.setConfig({ testTimeout: 90_000 });
 
 describe('init', () => {
   it('makes a content directory that is valid, in the calendar and locale asked for', async () => {
@@ -43,8 +46,10 @@ describe('init', () => {
       ],
       [[], /give one directory/],
     ];
-    for (const [args, message] of cases) {
-      const r = await runCli('init', args);
+    // Each a process of its own, at once (none of them writes anything).
+    const results = await Promise.all(cases.map(([args]) => runCli('init', args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr).toMatch(message);
@@ -149,8 +154,12 @@ describe('init', () => {
         /1914-08-02\.html:2: date 1914-08-02 is outside the diary's period \(1915-01-01 to 1916-01-01/,
       ],
     ];
-    for (const [period, code, message] of cases) {
-      const r = await runCli('build', ['--content', dir, '--out', out, '--period', period, '--quiet']);
+    // At once: all but the last are refused before the build starts, and that one writes nothing.
+    const results = await Promise.all(
+      cases.map(([period]) => runCli('build', ['--content', dir, '--out', out, '--period', period, '--quiet'])),
+    );
+    for (const [i, [period, code, message]] of cases.entries()) {
+      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
       expect(r.code, period).toBe(code);
       expect(r.stderr, period).toMatch(message);
     }
@@ -190,8 +199,9 @@ describe('init', () => {
         'error: the site.yaml it would write: "title" must be a non-empty string of at most 200 characters\n',
       ],
     ];
-    for (const [args, stderr] of cases) {
-      const r = await runCli('init', [refused, ...args]);
+    const results = await Promise.all(cases.map(([args]) => runCli('init', [refused, ...args])));
+    for (const [i, [args, stderr]] of cases.entries()) {
+      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
       expect([r.code, r.stderr], args.join(' ')).toEqual([2, stderr]);
       expect(existsSync(refused)).toBe(false);
     }
@@ -199,8 +209,11 @@ describe('init', () => {
 
   it("quotes the directory in its 'next:' line for a POSIX shell", async () => {
     const parent = tempDir('pepys-init-');
-    for (const name of ['my diary', "Pepys's", 'two\nlines', '--dashes', '-', 'plain_1.0']) {
-      const r = await runCli('init', ['--', name], { cwd: parent });
+    const names = ['my diary', "Pepys's", 'two\nlines', '--dashes', '-', 'plain_1.0'];
+    // Each into a directory of its own, at once.
+    const results = await Promise.all(names.map((name) => runCli('init', ['--', name], { cwd: parent })));
+    for (const [i, name] of names.entries()) {
+      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
       expect(r.code, r.stderr).toBe(0);
       const command = /; next: (pepys-api build [\s\S]*)\n$/.exec(r.stdout)?.[1] as string;
       // The words a POSIX shell makes of it (sh runs printf in its place).

@@ -7,11 +7,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Running, runCli, startCli } from './helpers/cli.ts';
+import { writeContent } from './helpers/content.ts';
+import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
 
-const CONTENT = join(import.meta.dirname, '..', 'content');
+// A generated site with several pages of each list (the sample would do as well, more slowly:
+// each test builds it three or four times).
+const CONTENT = writeContent(mediumSite(60, 30));
 const SERVING = /^Serving .* at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/m;
 
 const running: Running[] = [];
