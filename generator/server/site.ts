@@ -1,16 +1,18 @@
 // The built site the local server answers from: its index and its files, one generation at a
-// time. A rebuild replaces the output (a new tree, or the watch mode's symlink swapped to the
-// other tree); the index file's identity tells when, and the server then loads the new index and
-// reads files from the tree that index belongs to. Each read is of one open file: a request never
-// sees a file half-written or one file's size with another's bytes. A record's detail is read by
-// its range (its pack's table of contents, then its bytes: core/packs.ts readPacked), any other
-// file whole, up to a bound (core/read-files.ts MAX_FILE_BYTES; the downloads, DOWNLOAD_BYTES);
-// what is read is kept for the generation, within a budget that nothing larger than it empties.
+// time. A rebuild replaces the output (a new tree, or the output's symlink swapped to the other
+// tree); the tree the output resolves to and its index file's identity tell when, and the server
+// then loads the new index and reads files from that tree. Each read is of one open file: a
+// request never sees a file half-written or one file's size with another's bytes. A record's
+// detail is read by its range (its pack's table of contents, then its bytes: core/packs.ts
+// readPacked), any other file whole, up to a bound (core/read-files.ts MAX_FILE_BYTES; the
+// downloads, DOWNLOAD_BYTES); what is read is kept for the generation, within a budget that
+// nothing larger than it empties.
 //
-// The index file's identity is looked at (one stat) once per turn of the event loop, not once per
-// request: every request handled in a turn had been sent before the turn began, so an answer from
-// what the stat found then is never older than the request. Each generation also keeps the
-// answers given from it (server.ts): the same request gets the same bytes until the next swap.
+// The output's tree and its index's identity are looked at (a realpath and a stat) once per turn
+// of the event loop, not once per request: every request handled in a turn had been sent before
+// the turn began, so an answer from what they found then is never older than the request. Each
+// generation also keeps the answers given from it (server.ts): the same request gets the same
+// bytes until the next swap.
 
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -136,19 +138,29 @@ const decoder = new TextDecoder();
 
 /** The live generation of the site in `publicDir`, loaded again whenever a rebuild replaced it. */
 export function siteLoader(publicDir: string): { current(): Result<Site, ApiError>; fresh(): Result<Site, ApiError> } {
-  const indexPath = join(publicDir, SITE_INDEX_FILE);
   let loaded: { key: string; site: Result<Site, ApiError> } | null = null;
   /** What this turn of the event loop found (see the head of this file). */
   let thisTurn: Result<Site, ApiError> | null = null;
+  /** The index's identity in the tree the output is now (null: none): what a generation is known by. */
+  const keyOf = (root: string): string | null => {
+    const id = identity(join(root, SITE_INDEX_FILE));
+    return id === null ? null : `${root}\n${id}`;
+  };
   const load = (): Result<Site, ApiError> => {
-    const key = identity(indexPath);
+    // The tree the output is: a rebuild's or the watch mode's output is a symlink to one of two,
+    // swapped to the other, where the index may be the very same file (hard-linked when unchanged,
+    // output/link-tree.ts): the tree is part of the key.
+    let root: string;
+    try {
+      root = realpathSync.native(publicDir);
+    } catch {
+      return fail(NO_SITE);
+    }
+    const key = keyOf(root);
     if (key === null) return fail(NO_SITE);
     if (loaded?.key === key) return loaded.site;
-    // The tree this index belongs to: the watch mode's output is a symlink to one of two.
-    let root: string;
     let text: string | null;
     try {
-      root = realpathSync(publicDir);
       const opened = openRegular(join(root, SITE_INDEX_FILE));
       if (opened === null) return fail(NO_SITE);
       try {
@@ -167,9 +179,9 @@ export function siteLoader(publicDir: string): { current(): Result<Site, ApiErro
           status: 503,
           detail: `The site index ${SITE_INDEX_FILE} is damaged (${index.error}): run npm run build again.`,
         });
-    // The key of what was read: if the output was swapped between the stat and the read, the
-    // next request sees a different key and loads again.
-    loaded = { key: identity(join(root, SITE_INDEX_FILE)) ?? key, site };
+    // The key of what was read: if the index was replaced between the stat and the read, the next
+    // request sees a different key and loads again.
+    loaded = { key: keyOf(root) ?? key, site };
     return site;
   };
   const remember = (site: Result<Site, ApiError>): Result<Site, ApiError> => {
