@@ -7,8 +7,9 @@
 
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { type Running, runCli, startCli } from './helpers/cli.ts';
+import { describe, it, vi } from 'vitest';
+import { build } from '../generator/build.ts';
+import { type Running, startCli } from './helpers/cli.ts';
 import { writeContent } from './helpers/content.ts';
 import { readTreeBytes } from './helpers/files.ts';
 import { mediumSite } from './helpers/medium-site.ts';
@@ -25,24 +26,26 @@ function signalHeld(running: Running, signal: NodeJS.Signals): void {
   running.child.kill('SIGCONT');
 }
 
-describe.skipIf(process.platform === 'win32')('a build stopped by a signal', () => {
-  it('npm run build, SIGTERM: exits 143, the output as it was, no lock', async () => {
+// At once: each test's processes spend most of their time starting and waiting.
+describe.skipIf(process.platform === 'win32').concurrent('a build stopped by a signal', () => {
+  it('npm run build, SIGTERM: exits 143, the output as it was, no lock', async ({ expect }) => {
     const content = writeContent(mediumSite());
     const out = join(tempDir('pepys-signal-'), 'public');
-    expect((await runCli('build', ['--quiet', '--content', content, '--out', out])).code).toBe(0);
+    // The first build in this process: only the second one, the CLI's, is what is stopped.
+    await build({ contentDir: content, outDir: out, quiet: true, env: {} });
     const before = readTreeBytes(realpathSync(out));
     // Another origin: every file changes, so the build has work to do.
-    const build = startCli('build', ['--content', content, '--out', out, '--api-origin', 'https://b.test']);
-    await build.waitFor('stderr', /reading /);
-    signalHeld(build, 'SIGTERM');
-    const r = await build.done;
+    const cli = startCli('build', ['--content', content, '--out', out, '--api-origin', 'https://b.test']);
+    await cli.waitFor('stderr', /reading /);
+    signalHeld(cli, 'SIGTERM');
+    const r = await cli.done;
     expect(r.code, r.stderr).toBe(143);
     expect(r.stderr).toContain(`error: stopped by SIGTERM; ${out} was left as it was`);
     expect(locks(out)).toEqual([]);
     expect(readTreeBytes(realpathSync(out))).toEqual(before);
   });
 
-  it('npm run build, SIGINT (Ctrl-C) of a first build: exits 130, no output, no lock', async () => {
+  it('npm run build, SIGINT (Ctrl-C) of a first build: exits 130, no output, no lock', async ({ expect }) => {
     const out = join(tempDir('pepys-signal-'), 'public');
     const build = startCli('build', ['--content', writeContent(mediumSite()), '--out', out]);
     await build.waitFor('stderr', /reading /);
@@ -54,7 +57,7 @@ describe.skipIf(process.platform === 'win32')('a build stopped by a signal', () 
     expect(existsSync(out)).toBe(false);
   });
 
-  it('npm start, SIGTERM while it builds: ends, no lock', async () => {
+  it('npm start, SIGTERM while it builds: ends, no lock', async ({ expect }) => {
     const content = writeContent(mediumSite());
     const out = join(tempDir('pepys-signal-start-'), 'public');
     const server = startCli('start', ['--content', content, '--out', out, '--port', '0']);
