@@ -9,7 +9,7 @@
 // no-store`, as every 5xx): worded by the adapter (an ApiError) or as the API unavailable.
 
 import type { ReadFile } from './answer-types.ts';
-import type { ApiError } from './errors.ts';
+import { type ApiError, messageOf } from './errors.ts';
 import { type ApiRequest, type ApiResponse, type ContentCoder, errorResponse, handle } from './handler.ts';
 import type { Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
@@ -51,8 +51,4 @@ export function createDispatch<Context>(options: DispatchOptions<Context>): Disp
 
 function noSiteError(why: NoSite): ApiError {
   return typeof why === 'string' ? { status: 503, detail: `The API is unavailable: ${why}.` } : why;
-}
-
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

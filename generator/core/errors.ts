@@ -25,6 +25,11 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
   503: 'Service Unavailable',
 };
 
+/** What a thrown value says: an Error's message, anything else as a string. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 export const NOT_FOUND: ApiError = { status: 404, detail: 'Not found.' };
 export const INVALID_PAGE: ApiError = { status: 404, detail: 'Invalid page.' };
 

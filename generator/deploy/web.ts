@@ -7,7 +7,8 @@
 // standards only.
 
 import { fileKeeper, ISOLATE_KEPT_BYTES } from '../core/bounded-cache.ts';
-import { createDispatch, messageOf } from '../core/dispatch.ts';
+import { createDispatch } from '../core/dispatch.ts';
+import { messageOf } from '../core/errors.ts';
 import { type ApiRequest, type ApiResponse, splitTarget } from '../core/handler.ts';
 import { ok, type Result } from '../core/result.ts';
 import type { SiteIndex } from '../core/site-index.ts';

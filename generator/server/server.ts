@@ -15,8 +15,8 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { createDispatch, messageOf } from '../core/dispatch.ts';
-import { type ApiError, methodNotAllowed, REASON_PHRASES } from '../core/errors.ts';
+import { createDispatch } from '../core/dispatch.ts';
+import { type ApiError, messageOf, methodNotAllowed, REASON_PHRASES } from '../core/errors.ts';
 import { type ApiRequest, type ApiResponse, errorResponse, splitTarget } from '../core/handler.ts';
 import { ok, type Result } from '../core/result.ts';
 import { compression } from './compress.ts';

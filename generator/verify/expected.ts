@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ConfigOverrides } from '../content/config.ts';
 import { ContentError } from '../content/problems.ts';
 import type { ReadFile } from '../core/answer-types.ts';
+import { messageOf } from '../core/errors.ts';
 import { DOWNLOAD_FILES, SCHEMA_FILE, SITE_INDEX_FILE } from '../core/files.ts';
 import { isPackFile, packText, unpack } from '../core/packs.ts';
 import { fail, ok, type Result } from '../core/result.ts';
@@ -187,7 +188,7 @@ export async function expectedFromContent(
   } catch (err) {
     dispose();
     if (err instanceof ContentError) return fail(`the content does not build: ${err.message}`);
-    return fail(`building ${source.contentDir} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return fail(`building ${source.contentDir} failed: ${messageOf(err)}`);
   }
   const site = expectedFromBuilt(outDir, apiOrigin, dispose);
   if (!site.ok) dispose();

@@ -9,6 +9,7 @@
 // A failure is the contract's 503 JSON error with `Cache-Control: no-store` and nothing that lets
 // the CDN keep it. Runtime-free: Deno runs it as it is.
 
+import { messageOf } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/read-files.ts';
 import { loadSiteIndex } from '../../core/site-index.ts';
 import { boundedBody } from '../read-body.ts';
@@ -41,7 +42,7 @@ export function createEdgeFunction(bundledIndex: unknown): EdgeFunction {
     },
     failure: (err, request) => {
       // Netlify's function log gets the cause; the client gets the contract's error.
-      console.error(`pepys-api: ${request.method} ${request.url}: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`pepys-api: ${request.method} ${request.url}: ${messageOf(err)}`);
       return 'an unexpected error occurred';
     },
     headers: netlifyHeaders,
