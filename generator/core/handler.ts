@@ -1,12 +1,8 @@
-// The one handler of every runtime: a request in, status, headers and bytes out. The local server
-// (Node), the Netlify edge function (Deno) and the Cloudflare Worker (workerd) are thin adapters
-// around it, like Hono's: each turns its runtime's request into an ApiRequest, gives a way to
-// read a file of the built site, and sends the ApiResponse back. Runtime-free: nothing here
-// imports anything but the core.
-//
-// What it adds to answer(): the representation (JSON, or the browsable HTML page when the client
-// prefers it), the contract's headers, the validator and If-None-Match, HEAD and OPTIONS, CORS
-// preflights.
+// The one handler of every runtime: a request in, status, headers and bytes out. Each adapter
+// runs it through the one dispatch (dispatch.ts: the site to answer from, its errors). What it
+// adds to answer(): the representation (JSON, or the browsable HTML page when the client prefers
+// it), the contract's headers, the validator and If-None-Match, HEAD and OPTIONS, CORS preflights.
+// Runtime-free: nothing here imports anything but the core.
 
 import { answer } from './answer.ts';
 import type { Answer, ReadFile } from './answer-types.ts';
