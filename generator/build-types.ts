@@ -46,12 +46,13 @@ export interface BuildReport {
   mode: 'full' | 'rebuild' | 'unchanged';
   /**
    * How the entries' search index was made, when the site was rendered: whole, or the last
-   * build's changed where the entries' text changed (a rebuild: render/search-basis.ts).
+   * build's changed where the entries' text changed (a rebuild, from the last build's saved
+   * basis: render/basis.ts).
    */
   entriesIndex?: 'made' | 'changed';
   /**
    * True when only the files that the changed content files change were rendered, the others
-   * kept from the live tree (a rebuild of the watch mode's fast-path edits: render/patch-basis.ts).
+   * kept from the live tree (a rebuild of the watch mode's fast-path edits: render/basis.ts).
    */
   patched?: boolean;
   /** Files written (all of them for a full build) and removed. */

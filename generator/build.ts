@@ -15,12 +15,11 @@ import { ContentError, printable } from './content/problems.ts';
 import type { OutputFile } from './output/file.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
+import { basisBytes, parseBasis, patchBasisSteps, type SavedBasis, searchBasisOf } from './render/basis.ts';
 import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
 import { patchSite } from './render/patch.ts';
-import { patchBasisSteps } from './render/patch-basis.ts';
 import { renderFiles } from './render/render-site.ts';
-import { entriesBasis } from './render/search-basis.ts';
-import { searchIndexFilesInSteps } from './render/search-index.ts';
+import { type SiteSearchIndex, searchIndexFilesInSteps } from './render/search-index.ts';
 import { checkUnchanged } from './unchanged.ts';
 
 /** Milliseconds of rendering between two turns of the event loop. */
@@ -88,22 +87,26 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
         turn = performance.now();
       }
     };
+    // What the last build saved of itself (render/basis.ts), when its tree holds: a rebuild starts
+    // from it instead of from nothing.
+    const records = rebuild?.liveRecords() ?? { sources: null, basis: null };
+    const saved: SavedBasis | null = records.basis === null ? null : parseBasis(records.basis);
+    records.basis = null;
     const everything = function* () {
       yield* renderFiles(model, undefined, { withoutDownloads: true, withoutSearchIndex: true });
-      // A rebuild changes the last build's index of the entries where their text changed (read
-      // from the live tree, each file checked against its manifest: search-basis.ts).
-      const basis = rebuild === null ? null : entriesBasis((path) => rebuild.readLive(path));
-      return yield* searchIndexFilesInSteps(model, basis);
+      // The search index changed from the last build's where the records' text changed.
+      return yield* searchIndexFilesInSteps(model, saved === null ? null : searchBasisOf(saved));
     };
     // A rebuild whose edits the watch mode's fast path takes renders only the files they change
-    // (patch-basis.ts says how it knows the last build's site); every other file is kept.
-    const last =
-      rebuild === null
-        ? null
-        : await addSteps(patchBasisSteps(state, model, rebuild.liveSources(), (path) => rebuild.readLive(path)));
+    // (render/patch.ts, from the last build's basis); every other file is kept.
+    const last = saved === null ? null : await addSteps(patchBasisSteps(state, model, records.sources, saved));
     let entriesIndex: BuildReport['entriesIndex'] = 'changed';
-    if (last !== null) await addSteps(patchSite(last.site, last.edits).files.values());
-    else entriesIndex = await addSteps(everything());
+    let search: SiteSearchIndex;
+    if (last !== null) {
+      const patched = patchSite(last.site, last.edits);
+      await addSteps(patched.files.values());
+      search = patched.site.search as SiteSearchIndex;
+    } else ({ index: search, entriesIndex } = await addSteps(everything()));
     // The files first, their list (sizes and hashes) after them, as renderFiles gives them.
     const { files, list } = await downloads;
     for (const f of [...files, list]) site.add(f.path, f.body);
@@ -114,13 +117,19 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (damaged !== null) {
       warn(`${join(options.outDir, damaged)} is not as the last build wrote it: rendering everything`);
       patched = false;
-      entriesIndex = await addSteps(everything());
+      ({ index: search, entriesIndex } = await addSteps(everything()));
     }
+    // A patched rebuild's basis is the last one with the edited records' lines replaced.
+    const basis = basisBytes(
+      model,
+      search,
+      patched && saved !== null && last !== null ? { saved, edits: last.edits } : undefined,
+    );
     const t3 = performance.now();
     // The old tree is removed in the background; the build does not wait for it.
     const rebuilt: RebuildStats | null =
-      rebuild === null ? null : await rebuild.commit(state.fingerprint, state.sources);
-    const written = rebuilt ?? (await (site as StagedSite).commit(state.fingerprint, state.sources));
+      rebuild === null ? null : await rebuild.commit(state.fingerprint, state.sources, basis);
+    const written = rebuilt ?? (await (site as StagedSite).commit(state.fingerprint, state.sources, basis));
     const t4 = performance.now();
     const report: BuildReport = {
       entries: model.entries.length,

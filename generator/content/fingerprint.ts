@@ -102,7 +102,7 @@ export function generatorFingerprint(): string {
 
 /**
  * The same inputs file by file, for a rebuild that renders only what the changed files change
- * (render/patch-basis.ts): `setup`, a SHA-256 of the generator, the options and the listing's
+ * (render/basis.ts): `setup`, a SHA-256 of the generator, the options and the listing's
  * problems; `files`, each file's own SHA-256 by its label (a content path, site.yaml,
  * categories.yaml). Two builds with the same setup whose files have the same hashes read the same
  * bytes.

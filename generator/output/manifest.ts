@@ -24,6 +24,12 @@ export const MANIFEST_FILE = '.pepys-manifest.json';
  * like the manifest not one of the files it serves, read only by a rebuild (readSources).
  */
 export const SOURCES_FILE = '.pepys-sources.json';
+/**
+ * What a rebuild reuses of the build that made the tree (render/basis.ts: its records and its
+ * search index), written by that build beside its manifest, which records its hash; like the
+ * manifest not one of the files it serves, read only by a rebuild (readBasis).
+ */
+export const BASIS_FILE = '.pepys-basis.ndjson';
 const FORMAT = 1;
 /**
  * A sources file is a line a content file (≈80 bytes): past this, more than ten times the
@@ -51,7 +57,7 @@ export interface Manifest {
   /**
    * The generator that made the tree's files (content/fingerprint.ts generatorFingerprint); null
    * when unknown (a tree partly written, a manifest of an earlier version). A rebuild reuses the
-   * tree's search index only when it is this generator's (render/search-basis.ts).
+   * tree's basis only when it is this generator's (render/basis.ts).
    */
   generator: string | null;
   files: Map<string, FileFacts>;
@@ -60,9 +66,11 @@ export interface Manifest {
   /**
    * The SHA-256 of the tree's SOURCES_FILE, the same inputs file by file (content/fingerprint.ts
    * Sources), for a rebuild that renders only what the changed files change
-   * (render/patch-basis.ts); null when there is none.
+   * (render/basis.ts); null when there is none.
    */
   sources: string | null;
+  /** The SHA-256 of the tree's BASIS_FILE (render/basis.ts); null when there is none. */
+  basis: string | null;
 }
 
 export function hashBytes(data: string | Uint8Array): string {
@@ -76,22 +84,34 @@ export function factsOf(hash: string, s: Pick<Stats, 'size' | 'ino' | 'mtimeMs'>
 
 type Row = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
 
+/** Writes the build's record `name` into `dir` when given its bytes (else removes it); its hash. */
+function writeRecord(dir: string, name: string, text: string | Uint8Array | null): string | null {
+  if (text === null) {
+    rmSync(join(dir, name), { force: true });
+    return null;
+  }
+  replaceFile(dir, name, text);
+  return hashBytes(text);
+}
+
 /**
  * Writes the manifest into `dir` (a temporary file, then a rename: never half-written); given
- * `sources`, the sources file first, its hash in the manifest (any earlier one is removed).
+ * `sources` and `basis`, those files first, their hashes in the manifest (earlier ones are removed).
  */
-export function writeManifest(dir: string, m: Omit<Manifest, 'sources'>, sources: Sources | null = null): void {
+export function writeManifest(
+  dir: string,
+  m: Omit<Manifest, 'sources' | 'basis'>,
+  sources: Sources | null = null,
+  basis: Uint8Array | null = null,
+): void {
   const rows: Row[] = [...m.files]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, f]) => [path, f.hash, f.size, f.ino, f.mtimeMs]);
-  let sourcesHash: string | null = null;
-  if (sources === null) rmSync(join(dir, SOURCES_FILE), { force: true });
-  else {
-    const text = `${JSON.stringify({ setup: sources.setup, files: Object.fromEntries(sources.files) })}\n`;
-    replaceFile(dir, SOURCES_FILE, text);
-    sourcesHash = hashBytes(text);
-  }
-  const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"generator":${JSON.stringify(m.generator)},"changes":${JSON.stringify(m.changes)},"sources":${JSON.stringify(sourcesHash)},"files":[\n${rows
+  const sourcesText =
+    sources === null ? null : `${JSON.stringify({ setup: sources.setup, files: Object.fromEntries(sources.files) })}\n`;
+  const sourcesHash = writeRecord(dir, SOURCES_FILE, sourcesText);
+  const basisHash = writeRecord(dir, BASIS_FILE, basis);
+  const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"generator":${JSON.stringify(m.generator)},"changes":${JSON.stringify(m.changes)},"sources":${JSON.stringify(sourcesHash)},"basis":${JSON.stringify(basisHash)},"files":[\n${rows
     .map((r) => JSON.stringify(r))
     .join(',\n')}\n]}\n`;
   replaceFile(dir, MANIFEST_FILE, body);
@@ -165,7 +185,7 @@ function parseManifest(bytes: Buffer): Manifest | null {
     return null;
   }
   if (raw === null || typeof raw !== 'object') return null;
-  const { format, inputs, generator, changes, files, sources } = raw as Record<string, unknown>;
+  const { format, inputs, generator, changes, files, sources, basis } = raw as Record<string, unknown>;
   if (format !== FORMAT || !(inputs === null || typeof inputs === 'string') || !Array.isArray(files)) return null;
   // Absent from the manifests of earlier versions: unknown.
   if (!(generator === undefined || generator === null || typeof generator === 'string')) return null;
@@ -193,8 +213,15 @@ function parseManifest(bytes: Buffer): Manifest | null {
     map.set(path, { hash, size, ino, mtimeMs });
   }
   // Absent from the manifests of earlier versions: none.
-  const recorded = typeof sources === 'string' && sources.length === 64 ? sources : null;
-  return { inputs, generator: generator ?? null, files: map, changes: c, sources: recorded };
+  const recorded = (h: unknown) => (typeof h === 'string' && h.length === 64 ? h : null);
+  return {
+    inputs,
+    generator: generator ?? null,
+    files: map,
+    changes: c,
+    sources: recorded(sources),
+    basis: recorded(basis),
+  };
 }
 
 /**
@@ -222,13 +249,45 @@ export function readSources(dir: string, m: Manifest): Sources | null {
   return { setup, files: map };
 }
 
-/** The build's records in a tree: not among its files. */
-const RECORDS = new Set([MANIFEST_FILE, SOURCES_FILE]);
+/**
+ * The most bytes a basis of the tree whose manifest is `m` can need: it holds the records whose
+ * details, and the index whose shards, are among the tree's files (each at most as long there),
+ * and a few lines more. A larger one was not written for this tree: it is not read.
+ */
+function basisBudget(m: Manifest): number {
+  let bytes = 1024 * 1024;
+  for (const f of m.files.values()) bytes += f.size;
+  return bytes;
+}
+
+/**
+ * The basis file of the tree in `dir` whose manifest is `m`: null when the manifest records none,
+ * or the file is missing, larger than its tree could need (`untrusted` says so), or of other
+ * bytes than the manifest's hash.
+ */
+export function readBasis(dir: string, m: Manifest): { bytes: Buffer | null; untrusted?: string } {
+  if (m.basis === null) return { bytes: null };
+  const path = join(dir, BASIS_FILE);
+  const budget = basisBudget(m);
+  const read = readRegular(path, budget);
+  if (read.bytes === null) {
+    if (read.stats?.isFile() !== true) return { bytes: null };
+    const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+    return {
+      bytes: null,
+      untrusted: `${path} is ${mb(read.stats.size)}, more than a basis of its tree needs (${mb(budget)})`,
+    };
+  }
+  return { bytes: hashBytes(read.bytes) === m.basis ? read.bytes : null };
+}
+
+/** The build's records in a tree: not among its files (not listed, never served, not mirrored). */
+const RECORDS = new Set([MANIFEST_FILE, SOURCES_FILE, BASIS_FILE]);
 
 /**
  * Calls `visit` with the `/`-separated path and the absolute path of every entry of the tree in
- * `dir` that is not a directory, the manifest and the sources file but; stops, returning false, when it returns false.
- * Throws what listing a directory throws.
+ * `dir` that is not a directory, the build's records (RECORDS) but; stops, returning false, when
+ * it returns false. Throws what listing a directory throws.
  */
 function eachFile(dir: string, visit: (path: string, absolute: string, d: Dirent) => boolean): boolean {
   // Paths by concatenation: join() normalises each, which costs more than an lstat on 14,000.

@@ -40,6 +40,7 @@ import {
   loadManifest,
   MANIFEST_FILE,
   type Manifest,
+  readBasis,
   readManifest,
   readSources,
   removeManifest,
@@ -71,13 +72,15 @@ export interface Rebuild {
    */
   readLive(path: string): Uint8Array | null;
   /**
-   * What the live tree was made of, file by file (its manifest's sources), when its manifest
-   * holds and this very generator made it; else null.
+   * What the last build recorded of itself beside the live tree's manifest, when that manifest
+   * holds and this very generator made the tree (else nulls): what the tree was made of, file by
+   * file (its sources), and its basis file's bytes (render/basis.ts), each only as the manifest's
+   * hash of it says.
    */
-  liveSources(): Sources | null;
+  liveRecords(): { sources: Sources | null; basis: Uint8Array | null };
   /**
    * Keeps every file of the live tree not added so far as it is there (a rebuild that rendered
-   * only what changed: render/patch-basis.ts), a file at a step (each step yields, so that the
+   * only what changed: render/basis.ts), a file at a step (each step yields, so that the
    * caller may let its event loop turn). Each is checked first, never copied forward on trust: the
    * tree's own copy when its bytes hash to the live manifest's, else the live tree's (readLive).
    * Returns null when all are kept, else the first that neither holds (damaged in place, say):
@@ -86,9 +89,10 @@ export interface Rebuild {
   keepLive(): Generator<undefined, string | null>;
   /**
    * Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
-   * and `sources`, the same file by file. Every file neither added nor kept (keepLive) goes.
+   * `sources`, the same file by file, and `basis`, the build's basis (render/basis.ts). Every file
+   * neither added nor kept (keepLive) goes.
    */
-  commit(inputs?: string | null, sources?: Sources | null): Promise<RebuildStats>;
+  commit(inputs?: string | null, sources?: Sources | null, basis?: Uint8Array | null): Promise<RebuildStats>;
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
   abandon(): Promise<void>;
 }
@@ -191,8 +195,11 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       const read = readRegular(join(liveDir, path), listed.size);
       return read.bytes !== null && hashBytes(read.bytes) === listed.hash ? read.bytes : null;
     },
-    liveSources() {
-      return live?.generator === generatorFingerprint() ? readSources(liveDir, live) : null;
+    liveRecords() {
+      if (live?.generator !== generatorFingerprint()) return { sources: null, basis: null };
+      const basis = readBasis(liveDir, live);
+      if (basis.untrusted !== undefined) warn(`${basis.untrusted}: not trusted (its files are rendered again)`);
+      return { sources: readSources(liveDir, live), basis: basis.bytes };
     },
     add(path, body) {
       if (!open) throw new Error(`${dir} is no longer being written`);
@@ -226,7 +233,7 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       }
       return null;
     },
-    async commit(inputs = null, sources = null) {
+    async commit(inputs = null, sources = null, basis = null) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       open = false;
       let deleted = 0;
@@ -249,16 +256,17 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
         const f = files.get(SITE_INDEX_FILE) as FileFacts;
         files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
       }
-      writeManifest(dir, { inputs, generator: generatorFingerprint(), files, changes }, sources);
+      writeManifest(dir, { inputs, generator: generatorFingerprint(), files, changes }, sources, basis);
       let bytes = 0;
       for (const f of files.values()) bytes += f.size;
       const stats = { files: files.size, bytes, written: written.length, deleted, changes };
       if (same) {
         // Nothing differs from the live tree: it stays live; this one is now its equal. Its
         // manifest records the inputs too, so the next build need not do this again.
-        // The same bytes as this generator's: its files are this generator's too.
-        if (live.inputs !== inputs)
-          writeManifest(liveDir, { ...live, inputs, generator: generatorFingerprint() }, sources);
+        // The same bytes as this generator's: its files are this generator's too. So is the
+        // basis, written again when the live tree's is not this one (missing, or damaged).
+        if (live.inputs !== inputs || live.basis !== (basis === null ? null : hashBytes(basis)))
+          writeManifest(liveDir, { ...live, inputs, generator: generatorFingerprint() }, sources, basis);
         return { ...stats, removed: Promise.resolve() };
       }
       // The output may have changed while the site was built: it must still be the writer's own.

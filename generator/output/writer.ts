@@ -224,9 +224,13 @@ export interface StagedSite {
   /**
    * Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically);
    * its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
-   * and `sources`, the same file by file.
+   * `sources`, the same file by file, and `basis`, the build's basis (render/basis.ts).
    */
-  commit(inputs?: string | null, sources?: Sources | null): Promise<WriteStats & { removed: Promise<void> }>;
+  commit(
+    inputs?: string | null,
+    sources?: Sources | null,
+    basis?: Uint8Array | null,
+  ): Promise<WriteStats & { removed: Promise<void> }>;
   /** Stops writing and removes the staging tree: the output is left as it was. */
   abandon(): Promise<void>;
 }
@@ -333,7 +337,7 @@ export function beginSite(outDir: string): StagedSite {
       words[(at >> 2) + 1] = b;
       advance((8 + p + b + 3) & ~3);
     },
-    async commit(inputs = null, sources = null) {
+    async commit(inputs = null, sources = null, basis = null) {
       let stats: WriteStats;
       try {
         if (!open) throw new Error(`${next} is no longer being written`);
@@ -358,6 +362,7 @@ export function beginSite(outDir: string): StagedSite {
             changes: live === null ? null : changesBetween(live.files, files),
           },
           sources,
+          basis,
         );
       } catch (err) {
         await worker.terminate();

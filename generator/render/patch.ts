@@ -90,7 +90,7 @@ export function patchSite(
   const entries = edits.entries.length > 0 ? [...old.entries] : old.entries;
   const topics = edits.topics.length > 0 ? [...old.topics] : old.topics;
   // Copied only for a collection whose records are edited (an item may change); another's are
-  // the last render's, which may be rendered as they are asked for (render/patch-basis.ts).
+  // the last render's, which may be rendered as they are asked for (render/basis.ts).
   const entryEdited = edits.entries.length > 0 ? copyOf(prev.fragments.entries) : null;
   const topicEdited = edits.topics.length > 0 ? copyOf(prev.fragments.topics) : null;
   let topicEntries = old.topicEntries;

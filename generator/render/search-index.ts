@@ -256,9 +256,12 @@ export function topicIndexFiles(model: Pick<Model, 'topics'>): IndexFile[] {
   return collectionIndexFilesOf(topicIndex(model));
 }
 
-/** A site's index and the model it was made from (the watch mode's last render). */
+/**
+ * A site's index and the records it was made from: the watch mode's last render, or the last
+ * build's basis (render/basis.ts).
+ */
 export interface SearchBasis {
-  model: Pick<Model, 'entries' | 'topics'>;
+  model: { entries: readonly Entry[]; topics: readonly Topic[] };
   index: SiteSearchIndex;
 }
 
@@ -286,24 +289,17 @@ function changedCollection<R>(
   return changes.length === 0 ? { index, files: [] } : changeDocuments(index, changes);
 }
 
-/** What the entries' index reads of an entry, and its key. */
-export type EntryText = Pick<Entry, 'date' | 'title' | 'entryHTML' | 'footnotesHTML'>;
-
-/** The entries' index of a build and the entries' searched text it was made of, in its order. */
-export interface EntriesBasis {
-  entries: readonly EntryText[];
-  index: CollectionIndex;
-}
-
-/** The entries' index changed from a basis (see changedCollection), or null. */
-function changedEntries(entries: readonly EntryText[], basis: EntriesBasis) {
-  return changedCollection(basis.index, basis.entries, entries, (e) => e.date, sameEntryText, entryFields);
-}
-
 /** Each collection's index changed from the basis (see changedCollection), or null for it. */
 function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: SearchBasis) {
   return {
-    entries: changedEntries(model.entries, { entries: basis.model.entries, index: basis.index.entries }),
+    entries: changedCollection(
+      basis.index.entries,
+      basis.model.entries,
+      model.entries,
+      (e) => e.date,
+      sameEntryText,
+      entryFields,
+    ),
     topics: changedCollection(
       basis.index.topics,
       basis.model.topics,
@@ -346,27 +342,26 @@ function siteIndex(model: Model, basis?: SearchBasis): SiteSearchIndex {
 }
 
 /**
- * Every file of the site's search index (searchIndexFiles without a basis), made a document at a
- * time: undefined after each document (a caller may let its event loop turn there), then the
- * files; it returns how the entries' index was made. Given the entries' index of the last build
- * and the entries it was made of (a rebuild: search-basis.ts), the entries' index is that one
- * changed where their text changed, when the entries are the same ones in the same places; made
- * whole otherwise.
+ * Every file of the site's search index, made a document at a time: undefined after each document
+ * (a caller may let its event loop turn there), then the files; it returns the index and how the
+ * entries' index was made. Given the basis of the last build (render/basis.ts), each collection's
+ * index is that one changed where its records' text changed, when they are the same ones in the
+ * same places; made whole otherwise.
  */
 export function* searchIndexFilesInSteps(
   model: Model,
-  entriesBasis?: EntriesBasis | null,
-): Generator<IndexFile | undefined, 'changed' | 'made'> {
-  const changed = entriesBasis == null ? null : changedEntries(model.entries, entriesBasis);
+  basis?: SearchBasis | null,
+): Generator<IndexFile | undefined, { index: SiteSearchIndex; entriesIndex: 'changed' | 'made' }> {
+  const changed = basis == null ? null : changedCollections(model, basis);
   const entries =
-    changed?.index ??
+    changed?.entries?.index ??
     (yield* collectionIndexSteps('entries', model.entries.length, (doc) => entryFields(model.entries[doc] as Entry)));
-  const topics = yield* collectionIndexSteps('topics', model.topics.length, (doc) =>
-    topicFields(model.topics[doc] as Topic),
-  );
+  const topics =
+    changed?.topics?.index ??
+    (yield* collectionIndexSteps('topics', model.topics.length, (doc) => topicFields(model.topics[doc] as Topic)));
   yield* collectionIndexFilesOf(entries);
   yield* collectionIndexFilesOf(topics);
-  return changed === null ? 'made' : 'changed';
+  return { index: { entries, topics }, entriesIndex: changed?.entries == null ? 'made' : 'changed' };
 }
 
 /**

@@ -19,7 +19,9 @@ export function problemsKey(problems: readonly Problem[]): string {
 
 /**
  * What the last valid render was made from: the parsed files, and the facts that come from
- * elsewhere (site.yaml, categories.yaml, the listing), each as the state held them.
+ * elsewhere (site.yaml, categories.yaml, the listing), each as the state held them. Its `site` is
+ * the basis a build saves beside its manifest (render/basis.ts: the records and the search index,
+ * with the list items), held in memory.
  */
 export interface RenderBasis {
   site: RenderedSite;

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
+import { BASIS_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
 
 /** relative path → 'dir', 'link:<target>' or 'file:<sha1>'; null when `dir` does not exist. */
 export function snapshot(dir: string): Map<string, string> | null {
@@ -42,5 +42,6 @@ export function servedSnapshot(outDir: string): Map<string, string> | null {
   const tree = snapshot(dir);
   tree?.delete(MANIFEST_FILE);
   tree?.delete(SOURCES_FILE);
+  tree?.delete(BASIS_FILE);
   return tree;
 }
