@@ -15,6 +15,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -123,6 +124,23 @@ describe('a rebuild over the output of an earlier build', () => {
     editText(content, 'entries/1660/1660-01-01.html', 'Second.');
     await run(content, out);
     expect(await notCold(content, out)).toEqual([]);
+  });
+});
+
+describe('a rebuild refuses what a cold build refuses', () => {
+  // KNOWN BUG (found by test/edit-sequences.test.ts' long run, seed 1894474268): a dangling
+  // symbolic link named like an entry file makes a cold build refuse the content, but it is not in
+  // the fingerprint, so a rebuild over the last output says "unchanged" and exits 0. A directory
+  // or a FIFO of that name is refused by both. `it.fails` until it is fixed; then make this an
+  // `it` and remove the carve-out in test/helpers/edit-sequences.ts checkRebuild.
+  it.fails('a dangling symbolic link named like an entry file', async () => {
+    const content = writeContent(smallSite());
+    const out = join(tempDir('pepys-rebuild-'), 'public');
+    await run(content, out);
+    symlinkSync('nowhere', join(content, 'entries/1660/odd.html'));
+    const cold = await colds.of(content);
+    expect(cold.ok === false && cold.problems.join('\n')).toMatch(/odd\.html: dangling symbolic link/);
+    await expect(run(content, out)).rejects.toBeInstanceOf(ContentError);
   });
 });
 
