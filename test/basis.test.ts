@@ -235,7 +235,8 @@ describe('a basis that cannot be vouched for', () => {
 
   it('is not taken when it is not one, whatever its hash', () => {
     const head = '{"format":1,"entries":[],"categories":[],"topics":[]}';
-    const index = '{"shards":1,"count":0,"lengths":[],"words":[[]]}';
+    // An index: its statistics, then a line a shard.
+    const index = '{"shards":1,"count":0,"lengths":[]}\n[]';
     const good = `${head}\n${index}\n${index}\n`;
     const of = (text: string) => parseBasis(Buffer.from(text));
     expect(of(good)).not.toBeNull();

@@ -10,7 +10,8 @@
 //   {"format":1,"entries":[dates…],"categories":[slugs…],"topics":[ids…]}   what it is of
 //   an entry a line, in list order, every field as in the model
 //   a topic a line, the same
-//   {"shards":…,"count":…,"lengths":[…],"words":[[[word, postings], …], …]}   the entries' index
+//   {"shards":…,"count":…,"lengths":[…]}    the entries' index: its statistics,
+//   [[word, postings], …]                     then a shard a line (as its file holds them)
 //   the same, of the topics' index
 //
 // Which content files changed since is known from the sources file beside it (content/
@@ -36,15 +37,32 @@ const FORMAT = 1;
 const NEWLINE = 0x0a;
 
 /** The lines of an index, by the index they were read as (saved again as they are when unchanged). */
-const savedLines = new WeakMap<CollectionIndex, Uint8Array>();
+const savedLines = new WeakMap<CollectionIndex, readonly Uint8Array[]>();
 
 const line = (value: unknown): Buffer => Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
 
-function indexLine(index: CollectionIndex): Uint8Array {
+/** Whether a shard holds the same words with the same postings in two indexes. */
+function sameShard(a: CollectionIndex, b: CollectionIndex, shard: number): boolean {
+  const words = a.shardWords[shard];
+  if (words === undefined || words !== b.shardWords[shard]) return false;
+  return words.every((word) => a.postings.get(word) === b.postings.get(word));
+}
+
+/**
+ * An index's lines: its statistics, then a shard a line. Those of an index read from a basis are
+ * that basis's; given the index it was changed from (`base`, read from one), a shard whose words
+ * and postings did not move keeps its line there (a changed index serializes what it writes).
+ */
+function indexLines(index: CollectionIndex, base?: CollectionIndex | null): readonly Uint8Array[] {
   const kept = savedLines.get(index);
   if (kept !== undefined) return kept;
-  const words = index.shardWords.map((list) => list.map((word) => [word, index.postings.get(word) as string]));
-  return line({ shards: index.shards, count: index.count, lengths: index.lengths, words });
+  const baseLines = base == null ? undefined : savedLines.get(base);
+  const shards = index.shardWords.map((words, shard) =>
+    baseLines !== undefined && base != null && base.shards === index.shards && sameShard(index, base, shard)
+      ? (baseLines[1 + shard] as Uint8Array)
+      : line(words.map((word) => [word, index.postings.get(word) as string])),
+  );
+  return [line({ shards: index.shards, count: index.count, lengths: index.lengths }), ...shards];
 }
 
 /**
@@ -69,17 +87,19 @@ export function basisBytes(
       head(),
       ...model.entries.map(line),
       ...model.topics.map(line),
-      indexLine(search.entries),
-      indexLine(search.topics),
+      ...indexLines(search.entries),
+      ...indexLines(search.topics),
     ]);
-  const lines = [...last.saved.lines];
-  const entries = 1;
-  const topics = entries + model.entries.length;
-  for (const { position, entry } of last.edits.entries) lines[entries + position] = line(entry);
-  for (const { position, topic } of last.edits.topics) lines[topics + position] = line(topic);
-  lines[topics + model.topics.length] = indexLine(search.entries);
-  lines[topics + model.topics.length + 1] = indexLine(search.topics);
-  return Buffer.concat(lines);
+  const { saved, edits } = last;
+  const records = saved.lines.slice(0, 1 + model.entries.length + model.topics.length);
+  const topics = 1 + model.entries.length;
+  for (const { position, entry } of edits.entries) records[1 + position] = line(entry);
+  for (const { position, topic } of edits.topics) records[topics + position] = line(topic);
+  return Buffer.concat([
+    ...records,
+    ...indexLines(search.entries, edits.entries.length > 0 ? saved.index('entries') : null),
+    ...indexLines(search.topics, edits.topics.length > 0 ? saved.index('topics') : null),
+  ]);
 }
 
 /** A basis read back: its keys at once, each record and each index when asked for. */
@@ -117,16 +137,17 @@ function parsed(bytes: Uint8Array | undefined): unknown {
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 const isNumberList = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => typeof n === 'number');
 
-/** An index's line read (see basisBytes), or null when it is not one of `count` documents. */
-function parseIndex(bytes: Uint8Array, collection: SearchCollection, count: number): CollectionIndex | null {
-  const raw = parsed(bytes) as Record<string, unknown> | null | undefined;
+/** An index's lines read (see basisBytes), or null when they are not one of `count` documents. */
+function parseIndex(lines: readonly Uint8Array[], collection: SearchCollection, count: number): CollectionIndex | null {
+  const raw = parsed(lines[0]) as Record<string, unknown> | null | undefined;
   if (raw === null || typeof raw !== 'object') return null;
-  const { shards, lengths, words } = raw;
-  if (raw.count !== count || shards !== shardCount(collection, count) || !Array.isArray(words)) return null;
-  if (!isNumberList(lengths) || words.length !== shards) return null;
+  const { shards, lengths } = raw;
+  if (raw.count !== count || shards !== shardCount(collection, count) || lines.length !== 1 + shards) return null;
+  if (!isNumberList(lengths)) return null;
   const postings = new Map<string, string>();
   const shardWords: string[][] = [];
-  for (const list of words as unknown[]) {
+  for (const bytes of lines.slice(1)) {
+    const list = parsed(bytes);
     if (!Array.isArray(list)) return null;
     const of: string[] = [];
     for (const pair of list as unknown[]) {
@@ -137,7 +158,7 @@ function parseIndex(bytes: Uint8Array, collection: SearchCollection, count: numb
     shardWords.push(of);
   }
   const index: CollectionIndex = { collection, shards, count, lengths, postings, shardWords };
-  savedLines.set(index, bytes);
+  savedLines.set(index, lines);
   return index;
 }
 
@@ -164,9 +185,12 @@ export function parseBasis(bytes: Uint8Array): SavedBasis | null {
   if (lines === null || head === null || typeof head !== 'object' || head.format !== FORMAT) return null;
   const { entries: dates, categories, topics: ids } = head;
   if (!isStringList(dates) || !isStringList(categories) || !isNumberList(ids)) return null;
-  if (lines.length !== 3 + dates.length + ids.length) return null;
   const counts = { entries: dates.length, topics: ids.length };
-  const indexLines = { entries: lines[1 + dates.length + ids.length], topics: lines[2 + dates.length + ids.length] };
+  // Each index: its statistics' line and a line a shard (as many as its count makes).
+  const first = 1 + dates.length + ids.length;
+  const split = first + 1 + shardCount('entries', dates.length);
+  if (lines.length !== split + 1 + shardCount('topics', ids.length)) return null;
+  const ofIndex = { entries: lines.slice(first, split), topics: lines.slice(split) };
   const read = new Map<SearchCollection, CollectionIndex | null>();
   return {
     lines,
@@ -182,8 +206,7 @@ export function parseBasis(bytes: Uint8Array): SavedBasis | null {
       return t != null && typeof t === 'object' && t.id === ids[position] ? t : null;
     },
     index(collection) {
-      if (!read.has(collection))
-        read.set(collection, parseIndex(indexLines[collection] as Uint8Array, collection, counts[collection]));
+      if (!read.has(collection)) read.set(collection, parseIndex(ofIndex[collection], collection, counts[collection]));
       return read.get(collection) ?? null;
     },
     unread(collection) {
@@ -196,7 +219,7 @@ export function parseBasis(bytes: Uint8Array): SavedBasis | null {
         postings: new Map(),
         shardWords: [],
       };
-      savedLines.set(index, indexLines[collection] as Uint8Array);
+      savedLines.set(index, ofIndex[collection]);
       return index;
     },
   };
