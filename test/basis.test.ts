@@ -18,6 +18,7 @@ import { DOWNLOAD_FILES, DOWNLOADS_FILE, searchShardFile } from '../generator/co
 import type { Entry, Topic } from '../generator/core/model.ts';
 import { entryFields, topicFields } from '../generator/core/search/documents.ts';
 import {
+  ASSETS_IGNORE_FILE,
   auditTree,
   BASIS_FILE,
   checkTree,
@@ -117,11 +118,17 @@ describe('the basis a build saves', () => {
     expect(checkTree(out, manifest)).toBe(true);
     expect(auditTree(out, manifest)).toEqual([]);
     expect(readTreeBytes(out).has(BASIS_FILE)).toBe(false);
+    // Nor deployed: wrangler uploads every file of the tree but those its .assetsignore names (the
+    // basis is 16 MiB on the whole diary, past Cloudflare's 25 MiB an asset for a larger site).
+    const ignored = readFileSync(join(out, ASSETS_IGNORE_FILE), 'utf8').split('\n');
+    expect(ignored).toContain(BASIS_FILE);
+    expect(ignored.filter((l) => l !== '' && !l.startsWith('#'))).toEqual([BASIS_FILE]);
+    expect(manifest.files.has(ASSETS_IGNORE_FILE)).toBe(false);
     // The local server answers for it as for the manifest: there is no such answer.
     const site = await startLocalSite(writeContent(mediumSite(30, 10)));
     try {
       expect(readFileSync(join(site.publicDir, BASIS_FILE)).length).toBeGreaterThan(0);
-      for (const name of [BASIS_FILE, MANIFEST_FILE]) {
+      for (const name of [BASIS_FILE, MANIFEST_FILE, ASSETS_IGNORE_FILE]) {
         const res = await fetch(`${site.origin}/${name}`);
         await res.arrayBuffer();
         expect(res.status, name).toBe(404);

@@ -30,6 +30,13 @@ export const SOURCES_FILE = '.pepys-sources.json';
  * manifest not one of the files it serves, read only by a rebuild (readBasis).
  */
 export const BASIS_FILE = '.pepys-basis.ndjson';
+/**
+ * What Cloudflare's wrangler leaves out of a deploy of the tree (its `.assetsignore`, never itself
+ * uploaded): the basis, of no use to a reader and, for a large site, past the 25 MiB a static
+ * asset may have. Netlify deploys no file whose name starts with a dot.
+ */
+export const ASSETS_IGNORE_FILE = '.assetsignore';
+const ASSETS_IGNORE_TEXT = `# Written by the build: what wrangler does not upload (docs/cloudflare.md)\n${BASIS_FILE}\n`;
 const FORMAT = 1;
 /**
  * A sources file is a line a content file (≈80 bytes): past this, more than ten times the
@@ -111,6 +118,7 @@ export function writeManifest(
     sources === null ? null : `${JSON.stringify({ setup: sources.setup, files: Object.fromEntries(sources.files) })}\n`;
   const sourcesHash = writeRecord(dir, SOURCES_FILE, sourcesText);
   const basisHash = writeRecord(dir, BASIS_FILE, basis);
+  writeRecord(dir, ASSETS_IGNORE_FILE, basis === null ? null : ASSETS_IGNORE_TEXT);
   const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"generator":${JSON.stringify(m.generator)},"changes":${JSON.stringify(m.changes)},"sources":${JSON.stringify(sourcesHash)},"basis":${JSON.stringify(basisHash)},"files":[\n${rows
     .map((r) => JSON.stringify(r))
     .join(',\n')}\n]}\n`;
@@ -282,7 +290,7 @@ export function readBasis(dir: string, m: Manifest): { bytes: Buffer | null; unt
 }
 
 /** The build's records in a tree: not among its files (not listed, never served, not mirrored). */
-const RECORDS = new Set([MANIFEST_FILE, SOURCES_FILE, BASIS_FILE]);
+const RECORDS = new Set([MANIFEST_FILE, SOURCES_FILE, BASIS_FILE, ASSETS_IGNORE_FILE]);
 
 /**
  * Calls `visit` with the `/`-separated path and the absolute path of every entry of the tree in

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../../generator/build.ts';
 import { SITE_INDEX_FILE } from '../../generator/core/files.ts';
 import { NO_STORE } from '../../generator/core/headers.ts';
+import { BASIS_FILE, MANIFEST_FILE } from '../../generator/output/manifest.ts';
 import { INSTALL, startWorkerd, type Workerd, wranglerInstalled } from '../../tools/cloudflare/workerd.ts';
 import { CARNET_CONTENT, CARNET_CONTRACT_SITE, defineContractTests } from '../contract/suite.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -82,6 +83,16 @@ if (!wranglerInstalled()) {
         expect(outside.status).toBe(200);
         expect(outside.headers.get(MARK)).toBe('yes');
         await outside.arrayBuffer();
+        // The build's saved basis (a rebuild's, 16 MiB on the whole diary) is left out of the
+        // assets by the .assetsignore the build writes beside it; its manifest is not.
+        for (const [name, status] of [
+          [BASIS_FILE, 404],
+          [MANIFEST_FILE, 200],
+        ] as const) {
+          const res = await fetch(`${workerd?.origin}/${name}`);
+          await res.arrayBuffer();
+          expect(res.status, name).toBe(status);
+        }
       });
 
       it('answers conditional and range requests itself: its own ETag, lists of validators, whole bodies', async () => {

@@ -7,7 +7,7 @@ import { detailFile, SITE_INDEX_FILE } from '../../generator/core/files.ts';
 import { packCount, packFile, packOf, unpack, unpacking } from '../../generator/core/packs.ts';
 import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import type { Collection } from '../../generator/core/types.ts';
-import { MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
+import { ASSETS_IGNORE_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
 
 /**
  * A file's body as a string to compare: text as it is, the bytes of a binary file (the downloads:
@@ -19,9 +19,9 @@ export function comparable(body: string | Uint8Array): string {
 
 const BINARY = /\.(gz|sqlite)$/;
 
-/** The build's own records at the tree's root: its manifest, its sources, a saved basis. */
+/** The build's own records at the tree's root: its manifest, its sources, a saved basis, the deploy's ignore list. */
 const isBuildRecord = (path: string): boolean =>
-  path === MANIFEST_FILE || path === SOURCES_FILE || path.startsWith('.pepys-basis');
+  path === MANIFEST_FILE || path === SOURCES_FILE || path === ASSETS_IGNORE_FILE || path.startsWith('.pepys-basis');
 
 /** Every file under `dir`: relative `/`-separated path → its bytes, in sorted order. */
 export function readTreeBytes(dir: string): Map<string, Buffer> {

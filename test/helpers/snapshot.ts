@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASIS_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
+import { ASSETS_IGNORE_FILE, BASIS_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
 
 /** relative path → 'dir', 'link:<target>' or 'file:<sha1>'; null when `dir` does not exist. */
 export function snapshot(dir: string): Map<string, string> | null {
@@ -43,5 +43,6 @@ export function servedSnapshot(outDir: string): Map<string, string> | null {
   tree?.delete(MANIFEST_FILE);
   tree?.delete(SOURCES_FILE);
   tree?.delete(BASIS_FILE);
+  tree?.delete(ASSETS_IGNORE_FILE);
   return tree;
 }
