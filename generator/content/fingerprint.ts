@@ -12,6 +12,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lstatOrNull } from '../paths.ts';
 import { type ConfigOverrides, SITE_FILE } from './config.ts';
 import { listContent } from './discover.ts';
 import type { Problem } from './problems.ts';
@@ -43,7 +44,12 @@ function readInput(path: string): Input {
   if (read.bytes !== null) return { bytes: read.bytes };
   if (read.stats !== null) return { bytes: null, failure: read.stats.isFile() ? 'too large' : 'not a regular file' };
   const code = (read.error as NodeJS.ErrnoException | null)?.code ?? String(read.error);
-  return code === 'ENOENT' ? { bytes: null } : { bytes: null, failure: `unreadable ${code}` };
+  if (code !== 'ENOENT') return { bytes: null, failure: `unreadable ${code}` };
+  // A link to nothing is not a file gone: the build refuses it (read-file.ts), so it must change
+  // the fingerprint, or a build over the last output would find nothing to do.
+  return lstatOrNull(path)?.isSymbolicLink() === true
+    ? { bytes: null, failure: 'dangling symbolic link' }
+    : { bytes: null };
 }
 
 /** A labelled file into a hash: the same framing for the generator's files and the content's. */

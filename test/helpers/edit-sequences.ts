@@ -221,12 +221,7 @@ export interface FamilyCount {
   operations: number;
   invalid: number;
   rebuilds: Record<BuildReport['mode'], number>;
-  /** Rebuilds that met the known dangling-link bug (see checkRebuild). */
-  danglingUnchanged: number;
 }
-
-/** How a load words a dangling symbolic link where a content file should be. */
-const DANGLING = 'dangling symbolic link';
 
 export const newCount = (): FamilyCount => ({
   runs: 0,
@@ -234,7 +229,6 @@ export const newCount = (): FamilyCount => ({
   operations: 0,
   invalid: 0,
   rebuilds: { full: 0, rebuild: 0, unchanged: 0 },
-  danglingUnchanged: 0,
 });
 
 interface Followed {
@@ -361,14 +355,6 @@ async function checkRebuild(
       (report) => report,
       (e: unknown) => e,
     );
-    if (!(err instanceof ContentError) && reference.problems.every((p) => p.includes(DANGLING))) {
-      // KNOWN BUG, pinned by test/rebuild.test.ts' `it.fails`: a dangling symbolic link named like
-      // a content file is not in the build's fingerprint, so a rebuild says "unchanged" where a
-      // cold build refuses it. Counted, not hidden; remove this branch when that test fails.
-      expect((err as BuildReport).mode, `${what}: the known dangling-link case`).toBe('unchanged');
-      count.danglingUnchanged++;
-      return;
-    }
     expect(err, `${what}: refused`).toBeInstanceOf(ContentError);
     expect(problemLines((err as ContentError).problems), `${what}: its problems`).toEqual(reference.problems);
     expect(differing(readTreeBytes(outDir), before), `${what}: the live tree kept`).toEqual([]);
