@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
 import type { Model } from '../generator/core/model.ts';
 import { pick, prng } from '../generator/core/random.ts';
-import type { TopicKind } from '../generator/core/types.ts';
+import type { TopicKind } from '../generator/core/record-fields.ts';
 import { type LocalSite, sampleSite } from './helpers/local-server.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');

@@ -8,8 +8,12 @@ import { describe, expect, it } from 'vitest';
 
 const GENERATOR = join(import.meta.dirname, '..', 'generator');
 
-/** Re-exports still to go, each in another engineer's module of the same round (issue 33). */
-const PENDING: ReadonlySet<string> = new Set(['build.ts', 'render/render-site.ts', 'core/types.ts']);
+/**
+ * The one kept: build.ts is the build's public entry (the package's users import build() and its
+ * options and report from it), whose types live in build-types.ts so that unchanged.ts need not
+ * import the build.
+ */
+const PENDING: ReadonlySet<string> = new Set(['build.ts']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((dirent) => {

@@ -94,7 +94,7 @@ describe('what a rebuild trusts, damaged in every way: the build is still right'
       ({ otherDir }) => appendFileSync(join(otherDir, 'api/v1/index.json'), 'x'),
     ],
     ['the other generation is gone', ({ otherDir }) => rmSync(otherDir, { recursive: true })],
-    // The record of what the live tree was made of, file by file (render/patch-basis.ts): without
+    // The record of what the live tree was made of, file by file (render/basis.ts): without
     // it, or with one that does not hold, a rebuild renders every file.
     ['the sources file is missing', ({ liveDir }) => rmSync(join(liveDir, SOURCES_FILE))],
     [

@@ -2,8 +2,9 @@
 // the derived indexes. Every problem is collected; none stops the others from being found.
 
 import type { Category, Entry, Model, SiteConfig, Topic } from '../core/model.ts';
+import type { TopicKind } from '../core/record-fields.ts';
 import { entryTitle } from '../core/titles.ts';
-import type { IsoDate, TopicKind } from '../core/types.ts';
+import type { IsoDate } from '../core/types.ts';
 import { derivedKind, kindsByCategory, personOrderTitle } from './derive.ts';
 import { titleRules } from './locale.ts';
 import type { ParsedCategory } from './parse-categories.ts';

@@ -3,7 +3,7 @@
 // belongs to, and a person's sorting title from the name. What a file states itself always wins.
 
 import type { Category } from '../core/model.ts';
-import type { TopicKind } from '../core/types.ts';
+import type { TopicKind } from '../core/record-fields.ts';
 import { DEFAULT_WEB_URLS } from '../core/urls.ts';
 
 /**

@@ -15,11 +15,12 @@ import type { ListQuery } from './lists.ts';
 import type { LinkFilters } from './pagination.ts';
 import { RECORD_PARAMETERS, type RecordParameter } from './parameters.ts';
 import { dateRange, lowerBound } from './ranges.ts';
+import type { TopicKind } from './record-fields.ts';
 import { recordPage } from './record-page.ts';
 import { topicItemOf } from './records.ts';
 import { ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
-import type { Collection, TopicDetail, TopicKind } from './types.ts';
+import type { Collection, TopicDetail } from './types.ts';
 
 /** The filters of one list request that are record filters, validated (a field per record row of parameters.ts). */
 export interface RecordFilters extends Partial<Record<RecordParameter['name'], string | number>> {

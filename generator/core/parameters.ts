@@ -8,10 +8,11 @@
 
 import type { ApiError } from './errors.ts';
 import { noRecord } from './errors.ts';
+import { TOPIC_KINDS } from './record-fields.ts';
 import { fail, ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
 import { topicIdOfKey, topicKey } from './topic-id.ts';
-import { type Collection, TOPIC_KINDS } from './types.ts';
+import type { Collection } from './types.ts';
 
 /** What a few OpenAPI examples name: the build's diary and first records. */
 export interface ExampleContext {

@@ -7,7 +7,6 @@ import type { CATEGORY, DetailOf, DOWNLOAD, ENTRY, ERROR, ItemOf, ROOT, TOPIC } 
 export type IsoDate = string;
 /** `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds. */
 export type Timestamp = string;
-export { TOPIC_KINDS, type TopicKind } from './record-fields.ts';
 
 export type Root = DetailOf<typeof ROOT>;
 

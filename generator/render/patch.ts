@@ -27,14 +27,14 @@ import { prerenderedLists } from '../core/prerendered.ts';
 import { originsOf } from '../core/records.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
+import type { OutputFile } from '../output/file.ts';
 import { FEED_SIZE, feedFiles } from './feeds.ts';
+import type { FragmentList } from './fragment-list.ts';
 import { openApiFile } from './openapi.ts';
 import {
   entryDetailBody,
   entryFragment,
-  type FragmentList,
   type Fragments,
-  type OutputFile,
   packFiles,
   pageOf,
   siteIndexBody,

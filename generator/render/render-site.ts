@@ -39,11 +39,6 @@ import { openApiFile } from './openapi.ts';
 import type { RenderMemo } from './render-memo.ts';
 import { type SearchBasis, type SiteSearchIndex, searchIndexFiles } from './search-index.ts';
 
-// patch.ts and the watch mode name these types through this module (defined in output/file.ts and
-// fragment-list.ts, which feeds.ts, openapi.ts and output/ import without importing this one).
-export type { OutputFile } from '../output/file.ts';
-export type { FragmentList } from './fragment-list.ts';
-
 /** Do two bodies hold the same bytes? (Text and bytes never compare equal: no path changes kind.) */
 export function sameBody(a: OutputFile['body'] | undefined, b: OutputFile['body']): boolean {
   if (typeof a === 'string' || typeof b === 'string' || a === undefined) return a === b;

@@ -10,7 +10,7 @@ import { kindsByCategory } from '../content/derive.ts';
 import type { ContentState } from '../content/load.ts';
 import type { ParsedFile } from '../content/parse-file.ts';
 import { formatProblem, type Problem } from '../content/problems.ts';
-import type { TopicKind } from '../core/types.ts';
+import type { TopicKind } from '../core/record-fields.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 
 export function problemsKey(problems: readonly Problem[]): string {

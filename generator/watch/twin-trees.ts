@@ -9,9 +9,10 @@
 import { rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { SITE_INDEX_FILE } from '../core/files.ts';
+import type { OutputFile } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { replaceFile } from '../output/replace-file.ts';
-import { type OutputFile, sameBody } from '../render/render-site.ts';
+import { sameBody } from '../render/render-site.ts';
 import { describeFault } from './describe-fault.ts';
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */

@@ -6,7 +6,7 @@
 // It never dies and never goes stale: rebuilds run one after another, each failure (invalid
 // content, a fault of the machine, a bug) is reported and leaves the live site as it was, and
 // after any sequence of changes has settled the live output is what a cold build of the same
-// content writes (test/watch-random.test.ts drives random sequences to hold it to that).
+// content writes (test/edit-sequences.test.ts drives random sequences to hold it to that).
 
 import { ENTRIES_DIR, TOPICS_DIR } from '../content/discover.ts';
 import { formatProblem } from '../content/problems.ts';
