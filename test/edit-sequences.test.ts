@@ -17,6 +17,7 @@ import { afterAll, describe, it } from 'vitest';
 import {
   ColdBuilds,
   type FamilyCount,
+  familySummary,
   newCount,
   replayParameters,
   runSequence,
@@ -28,11 +29,7 @@ const colds = new ColdBuilds({ overrides: { apiOrigin: 'http://mirror.test' } })
 const count: FamilyCount = newCount();
 
 afterAll(() => {
-  process.stdout.write(
-    `edit-sequences: seed ${seed} (EDIT_SEED=${seed} replays it); ${count.runs} runs, ${count.steps} steps ` +
-      `(${count.invalid} of invalid content), ${count.operations} operations; rebuilds ${JSON.stringify(count.rebuilds)}; ` +
-      `${colds.builds} cold builds made, ${colds.hits} reused\n`,
-  );
+  process.stdout.write(familySummary('edit-sequences', seed, count, colds));
 });
 
 describe('incremental equals cold: random edit sequences through rebuild and watch', () => {

@@ -37,52 +37,9 @@ import {
   topicItemOf,
 } from '../generator/core/records.ts';
 import { downloadFiles } from '../generator/render/downloads.ts';
+import { CONTRACT } from './contract/field-order.ts';
 import { entryFile, problemsOf, smallSite } from './helpers/content.ts';
 import { renderedSite } from './helpers/rendered.ts';
-
-// The contract's order, as shared/API.md writes it.
-const CONTRACT = {
-  entryItem: ['date', 'title', 'lastModifiedTime', 'apiURL', 'webURL'],
-  entryDetail: [
-    'date',
-    'title',
-    'entryHTML',
-    'footnotesHTML',
-    'annotationCount',
-    'lastAnnotationTime',
-    'topics',
-    'lastModifiedTime',
-    'apiURL',
-    'webURL',
-  ],
-  categoryItem: ['slug', 'title', 'topicCount', 'depth', 'parents', 'children', 'apiURL', 'webURL'],
-  categoryDetail: ['slug', 'title', 'topicCount', 'depth', 'parents', 'children', 'topics', 'apiURL', 'webURL'],
-  topicItem: ['id', 'title', 'orderTitle', 'kind', 'lastModifiedTime', 'apiURL', 'webURL'],
-  topicDetail: [
-    'id',
-    'title',
-    'orderTitle',
-    'wheatleyHTML',
-    'tooltipText',
-    'wikipediaURL',
-    'thumbnailURL',
-    'annotationCount',
-    'lastAnnotationTime',
-    'kind',
-    'latitude',
-    'longitude',
-    'zoom',
-    'shape',
-    'categories',
-    'entries',
-    'lastModifiedTime',
-    'apiURL',
-    'webURL',
-  ],
-  root: ['categories', 'entries', 'topics'],
-  error: ['detail', 'status_code'],
-  download: ['name', 'description', 'url', 'mediaType', 'bytes', 'sha256'],
-};
 
 /** A description's fields that are one cell: its table's columns. */
 const cells = (d: Description) => fieldsOf(d).filter((k) => d[k]?.type !== 'array');

@@ -10,6 +10,7 @@ import { prng } from '../../generator/core/random.ts';
 import { entryFields, topicFields } from '../../generator/core/search/documents.ts';
 import { terms, tokenize } from '../../generator/core/search/tokenize.ts';
 import type { EntryDetail, TopicDetail } from '../../generator/core/types.ts';
+import { CONTRACT } from './field-order.ts';
 import { type OpenApiChecker, openApiChecker } from './openapi-check.ts';
 
 interface ContractTarget {
@@ -488,7 +489,7 @@ export function defineContractTests(name: string, options: ContractOptions): voi
         const res = await get(path, { method });
         const body = (await res.json()) as { detail: string; status_code: number };
         expect(res.status, `${method} ${path}`).toBe(status);
-        expect(Object.keys(body)).toEqual(['detail', 'status_code']);
+        expect(Object.keys(body)).toEqual(CONTRACT.error);
         expect(body.status_code).toBe(status);
         if (typeof detail === 'string') expect(body.detail, path).toBe(detail);
         else expect(body.detail, path).toMatch(detail);
@@ -550,73 +551,15 @@ export function defineContractTests(name: string, options: ContractOptions): voi
           (a, b) => a - b,
         ),
       ).toBe(true);
-      expect(Object.keys(entries[0] as Json)).toEqual(['date', 'title', 'lastModifiedTime', 'apiURL', 'webURL']);
-      expect(Object.keys(categories[0] as Json)).toEqual([
-        'slug',
-        'title',
-        'topicCount',
-        'depth',
-        'parents',
-        'children',
-        'apiURL',
-        'webURL',
-      ]);
-      expect(Object.keys(topics[0] as Json)).toEqual([
-        'id',
-        'title',
-        'orderTitle',
-        'kind',
-        'lastModifiedTime',
-        'apiURL',
-        'webURL',
-      ]);
+      expect(Object.keys(entries[0] as Json)).toEqual(CONTRACT.entryItem);
+      expect(Object.keys(categories[0] as Json)).toEqual(CONTRACT.categoryItem);
+      expect(Object.keys(topics[0] as Json)).toEqual(CONTRACT.topicItem);
       const entry = details.get(entries[0]?.apiURL as string) as Json;
-      expect(Object.keys(entry)).toEqual([
-        'date',
-        'title',
-        'entryHTML',
-        'footnotesHTML',
-        'annotationCount',
-        'lastAnnotationTime',
-        'topics',
-        'lastModifiedTime',
-        'apiURL',
-        'webURL',
-      ]);
+      expect(Object.keys(entry)).toEqual(CONTRACT.entryDetail);
       const category = details.get(categories[0]?.apiURL as string) as Json;
-      expect(Object.keys(category)).toEqual([
-        'slug',
-        'title',
-        'topicCount',
-        'depth',
-        'parents',
-        'children',
-        'topics',
-        'apiURL',
-        'webURL',
-      ]);
+      expect(Object.keys(category)).toEqual(CONTRACT.categoryDetail);
       const topic = details.get(topics[0]?.apiURL as string) as Json;
-      expect(Object.keys(topic)).toEqual([
-        'id',
-        'title',
-        'orderTitle',
-        'wheatleyHTML',
-        'tooltipText',
-        'wikipediaURL',
-        'thumbnailURL',
-        'annotationCount',
-        'lastAnnotationTime',
-        'kind',
-        'latitude',
-        'longitude',
-        'zoom',
-        'shape',
-        'categories',
-        'entries',
-        'lastModifiedTime',
-        'apiURL',
-        'webURL',
-      ]);
+      expect(Object.keys(topic)).toEqual(CONTRACT.topicDetail);
     });
 
     it('keeps every list item equal to the head of its detail record', () => {

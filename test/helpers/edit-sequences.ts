@@ -231,6 +231,15 @@ export const newCount = (): FamilyCount => ({
   rebuilds: { full: 0, rebuild: 0, unchanged: 0 },
 });
 
+/** The line a family's file prints when it ends: the seed that replays it, and what it ran. */
+export function familySummary(label: string, seed: number, count: FamilyCount, colds: ColdBuilds): string {
+  return (
+    `${label}: seed ${seed} (EDIT_SEED=${seed} replays it); ${count.runs} runs, ${count.steps} steps ` +
+    `(${count.invalid} of invalid content), ${count.operations} operations; rebuilds ${JSON.stringify(count.rebuilds)}; ` +
+    `${colds.builds} cold builds made, ${colds.hits} reused\n`
+  );
+}
+
 interface Followed {
   name: string;
   outDir: string;

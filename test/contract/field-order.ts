@@ -1,0 +1,46 @@
+// Each record's fields in the contract's order, as ../shared/API.md writes them: written here from
+// the contract, never derived from the generator's description (core/record-fields.ts), so that the
+// contract suite and test/records.test.ts hold the generator to the contract, not to itself.
+
+export const CONTRACT = {
+  entryItem: ['date', 'title', 'lastModifiedTime', 'apiURL', 'webURL'],
+  entryDetail: [
+    'date',
+    'title',
+    'entryHTML',
+    'footnotesHTML',
+    'annotationCount',
+    'lastAnnotationTime',
+    'topics',
+    'lastModifiedTime',
+    'apiURL',
+    'webURL',
+  ],
+  categoryItem: ['slug', 'title', 'topicCount', 'depth', 'parents', 'children', 'apiURL', 'webURL'],
+  categoryDetail: ['slug', 'title', 'topicCount', 'depth', 'parents', 'children', 'topics', 'apiURL', 'webURL'],
+  topicItem: ['id', 'title', 'orderTitle', 'kind', 'lastModifiedTime', 'apiURL', 'webURL'],
+  topicDetail: [
+    'id',
+    'title',
+    'orderTitle',
+    'wheatleyHTML',
+    'tooltipText',
+    'wikipediaURL',
+    'thumbnailURL',
+    'annotationCount',
+    'lastAnnotationTime',
+    'kind',
+    'latitude',
+    'longitude',
+    'zoom',
+    'shape',
+    'categories',
+    'entries',
+    'lastModifiedTime',
+    'apiURL',
+    'webURL',
+  ],
+  root: ['categories', 'entries', 'topics'],
+  error: ['detail', 'status_code'],
+  download: ['name', 'description', 'url', 'mediaType', 'bytes', 'sha256'],
+} as const satisfies Record<string, readonly string[]>;
