@@ -44,9 +44,18 @@ const GZIP_BACKLOG = 4_000_000;
 /** Bytes of NDJSON sent to the database's thread a piece (fewer pieces: fewer trips to libuv's pool). */
 export const GZIP_PIECE = 1_000_000;
 
-export function databaseThread(limit = WEIGHT_IN_FLIGHT, streams = 0, backlog = GZIP_BACKLOG): DatabaseThread {
+/**
+ * The thread; `room`, the bytes the database's file is given at once (sqlite-steps.mjs
+ * roomyDatabase; databaseRoom in downloads.ts).
+ */
+export function databaseThread(
+  limit = WEIGHT_IN_FLIGHT,
+  streams = 0,
+  backlog = GZIP_BACKLOG,
+  room = 0,
+): DatabaseThread {
   const worker = new Worker(new URL('./database-worker.mjs', import.meta.url), {
-    workerData: { streams, gzip: GZIP, backlog },
+    workerData: { streams, gzip: GZIP, backlog, room },
   });
   // The weights of the messages sent and not yet done with, in order.
   const inFlight: number[] = [];

@@ -19,8 +19,8 @@ import { databaseWriter } from './sqlite-steps.mjs';
 
 /** @typedef {import('./sqlite-steps.d.mts').DatabaseStep | { stream: number, bytes: Uint8Array } | null} Message */
 
-/** @type {{ streams: number, gzip: import('node:zlib').ZlibOptions, backlog: number }} */
-const { streams, gzip, backlog } = workerData;
+/** @type {{ streams: number, gzip: import('node:zlib').ZlibOptions, backlog: number, room: number }} */
+const { streams, gzip, backlog, room } = workerData;
 const port = parentPort;
 if (port === null) throw new Error('database-worker.mjs runs as a worker thread');
 
@@ -42,7 +42,7 @@ function gzipStream() {
 }
 
 const SQL = await initSqlJs();
-const writer = databaseWriter(SQL);
+const writer = databaseWriter(SQL, room);
 const zips = Array.from({ length: streams }, gzipStream);
 
 /** @type {Message[]} */

@@ -212,6 +212,20 @@ function* databaseSteps(model: Model, line: LineOf): Generator<DatabaseStep> {
   yield { sql: 'VACUUM' };
 }
 
+/**
+ * About the most bytes the database's file holds while it is made (before its VACUUM), so that it
+ * is given the room at once (sqlite-steps.mjs roomyDatabase): three times the searched text (a
+ * table's copy, the full-text table's, its index) and 256 bytes a record. Measured: the sample
+ * 332 KB (this gives 317 KB), the whole diary 26.5 MB (28.8 MB), thirty times its topics 111 MB
+ * (115 MB). Too little room only means the file grows from there; too much is memory unused.
+ */
+function databaseRoom(model: Model): number {
+  let text = 0;
+  for (const e of model.entries) text += e.title.length + e.entryHTML.length + e.footnotesHTML.length;
+  for (const t of model.topics) text += t.title.length + t.tooltipText.length + t.wheatleyHTML.length;
+  return 3 * text + 256 * (model.entries.length + model.categories.length + model.topics.length);
+}
+
 /** The whole-data files by name, in the order the list gives them: the NDJSON of each collection, then the database. */
 function bodiesByName(ndjson: readonly Uint8Array[], database: Uint8Array): Map<string, Uint8Array> {
   const [entries, categories, topics] = ndjson as [Uint8Array, Uint8Array, Uint8Array];
@@ -229,6 +243,7 @@ function downloadBodies(model: Model): Map<string, Uint8Array> {
   const database = makeDatabase(
     SQL,
     databaseSteps(model, (collection, detail) => lines.get(collection)?.push(ndjsonLine(detail))),
+    databaseRoom(model),
   );
   return bodiesByName(
     COLLECTIONS.map((c) => gzipSync(Buffer.concat(lines.get(c) ?? []), GZIP)),
@@ -252,7 +267,7 @@ async function downloadBodiesInThread(
     if (signal?.aborted === true) throw signal.reason;
   };
   stopped();
-  const thread = databaseThread(WEIGHT_IN_FLIGHT, COLLECTIONS.length);
+  const thread = databaseThread(WEIGHT_IN_FLIGHT, COLLECTIONS.length, undefined, databaseRoom(model));
   // Each collection's lines not yet sent, and their bytes.
   const waiting = COLLECTIONS.map(() => ({ lines: [] as Buffer[], bytes: 0 }));
   const send = async (stream: number, least: number) => {

@@ -25,7 +25,11 @@ export interface DatabaseWriter {
   abandon(): void;
 }
 
-export function databaseWriter(SQL: SqlJsStatic): DatabaseWriter;
+/** An empty database whose file is `pages` pages long, all but the first on the freelist. */
+export function roomyDatabase(pages: number): Uint8Array;
+
+/** Given `bytes`, the database's file has room for about that many bytes at once. */
+export function databaseWriter(SQL: SqlJsStatic, bytes?: number): DatabaseWriter;
 
 /** A new in-memory database, each step run on it in order; its bytes. */
-export function makeDatabase(SQL: SqlJsStatic, steps: Iterable<DatabaseStep>): Uint8Array;
+export function makeDatabase(SQL: SqlJsStatic, steps: Iterable<DatabaseStep>, bytes?: number): Uint8Array;
