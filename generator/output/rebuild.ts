@@ -20,7 +20,7 @@
 // Between those two renames (microseconds) the output path does not exist; a build killed there
 // leaves the old tree whole under `-prev-<pid>`, which the next build puts back (trash.ts).
 
-import { accessSync, constants, lstatSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { accessSync, constants, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import { readRegular } from '../content/read-regular.mjs';
@@ -35,7 +35,6 @@ import {
   changesBetween,
   checkTree,
   type FileFacts,
-  factsOf,
   hashBytes,
   loadManifest,
   MANIFEST_FILE,
@@ -46,8 +45,8 @@ import {
   removeManifest,
   writeManifest,
 } from './manifest.ts';
-import { replaceFile } from './replace-file.ts';
 import { discard } from './trash.ts';
+import { TreeWriter } from './tree-writer.ts';
 
 /** What a rebuild did. */
 export interface RebuildStats {
@@ -176,14 +175,13 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
   // From here until the commit writes a new one, the tree holds no manifest: not trusted.
   removeManifest(dir);
   const before = base.files;
-  const files = new Map<string, FileFacts>(before);
+  const tree = new TreeWriter(dir, new Map<string, FileFacts>(before));
+  const files = tree.files;
   const seen = new Set<string>();
   const written: string[] = [];
   let open = true;
   /** The site index's bytes, when they are as the tree holds them (see commit). */
   let siteIndex: OutputFile['body'] | null = null;
-
-  const facts = (path: string, hash: string): FileFacts => factsOf(hash, lstatSync(join(dir, path)));
 
   const rebuild: Rebuild = {
     readLive(path) {
@@ -212,8 +210,7 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
         if (path === SITE_INDEX_FILE) siteIndex = body;
         return;
       }
-      replaceFile(dir, path, data);
-      files.set(path, facts(path, hash));
+      tree.write(path, data, hash);
       written.push(path);
     },
     *keepLive() {
@@ -239,11 +236,10 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       let deleted = 0;
       for (const path of before.keys()) {
         if (seen.has(path)) continue;
-        rmSync(join(dir, path), { force: true });
-        files.delete(path);
+        tree.remove(path);
         deleted++;
       }
-      removeEmptyDirs(dir, before, files);
+      tree.removeEmptyDirs(before.keys());
       const changes = changesBetween(live?.files ?? before, files);
       // A live tree that does not hold (changed by hand) is replaced even by an equal one.
       const same = live !== null && changes.added.length + changes.changed.length + changes.removed.length === 0;
@@ -251,12 +247,9 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       // size): a tree that goes live must not look like one it loaded before, even when the
       // index's bytes are the same. Written again, not touched: its file may be shared with the
       // live tree by a hard link, whose time must not move.
-      if (!same && siteIndex !== null) {
-        replaceFile(dir, SITE_INDEX_FILE, siteIndex);
-        const f = files.get(SITE_INDEX_FILE) as FileFacts;
-        files.set(SITE_INDEX_FILE, facts(SITE_INDEX_FILE, f.hash));
-      }
-      writeManifest(dir, { inputs, generator: generatorFingerprint(), files, changes }, sources, basis);
+      if (!same && siteIndex !== null)
+        tree.write(SITE_INDEX_FILE, siteIndex, (files.get(SITE_INDEX_FILE) as FileFacts).hash);
+      tree.record(inputs, changes, sources, basis);
       let bytes = 0;
       for (const f of files.values()) bytes += f.size;
       const stats = { files: files.size, bytes, written: written.length, deleted, changes };
@@ -282,7 +275,7 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       open = false;
       // What the tree holds now: the base with the files written so far. Unremoved files stay.
       try {
-        writeManifest(dir, { inputs: null, generator: null, files, changes: null });
+        tree.recordPartial();
       } catch {
         // Without a manifest the next rebuild makes this tree again.
       }
@@ -302,22 +295,6 @@ function holdsBytes(path: string, data: Uint8Array): boolean {
 function holdsHash(path: string, f: FileFacts): boolean {
   const read = readRegular(path, f.size);
   return read.bytes !== null && read.bytes.length === f.size && hashBytes(read.bytes) === f.hash;
-}
-
-/** Removes the directories that held only files now gone (the pages of a list that shrank). */
-function removeEmptyDirs(
-  dir: string,
-  before: ReadonlyMap<string, FileFacts>,
-  after: ReadonlyMap<string, FileFacts>,
-): void {
-  const dirsOf = (files: ReadonlyMap<string, FileFacts>) => {
-    const out = new Set<string>();
-    for (const path of files.keys()) for (let d = dirname(path); d !== '.'; d = dirname(d)) out.add(d);
-    return out;
-  };
-  const keep = dirsOf(after);
-  const gone = [...dirsOf(before)].filter((d) => !keep.has(d)).sort((a, b) => b.length - a.length);
-  for (const d of gone) rmSync(join(dir, d), { recursive: true, force: true });
 }
 
 /**

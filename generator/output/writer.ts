@@ -48,7 +48,7 @@ function withPath(err: unknown, path: string): unknown {
  * threads contend for the same directories) in every measurement on the benchmark machine; see
  * docs/performance.md.
  */
-export function writeFiles(dir: string, files: Iterable<OutputFile>): WriteStats {
+function writeFiles(dir: string, files: Iterable<OutputFile>): WriteStats {
   const made = new Set<string>(['.']);
   let count = 1;
   let bytes = Buffer.byteLength(MARKER_TEXT);

@@ -57,13 +57,56 @@ function indexLines(index: CollectionIndex, base?: CollectionIndex | null): read
   const kept = savedLines.get(index);
   if (kept !== undefined) return kept;
   const baseLines = base == null ? undefined : savedLines.get(base);
-  const shards = index.shardWords.map((words, shard) =>
+  const shards = index.shardWords.map((_, shard) =>
     baseLines !== undefined && base != null && base.shards === index.shards && sameShard(index, base, shard)
       ? (baseLines[1 + shard] as Uint8Array)
-      : line(words.map((word) => [word, index.postings.get(word) as string])),
+      : shardLine(index, shard),
   );
-  return [line({ shards: index.shards, count: index.count, lengths: index.lengths }), ...shards];
+  return [statsLine(index), ...shards];
 }
+
+const statsLine = (index: CollectionIndex): Buffer =>
+  line({ shards: index.shards, count: index.count, lengths: index.lengths });
+const shardLine = (index: CollectionIndex, shard: number): Buffer =>
+  line((index.shardWords[shard] ?? []).map((word) => [word, index.postings.get(word) as string]));
+
+/** Lines serialized between two pauses of basisSteps. */
+const LINES_A_STEP = 200;
+
+/**
+ * The basis of a build with no last basis (basisBytes' first case, the same bytes), a few hundred
+ * lines at a time: undefined between two pieces (the watch mode's server answers in between:
+ * serialized whole, the whole diary's takes a few hundred milliseconds), then the bytes.
+ */
+export function* basisSteps(
+  model: Pick<Model, 'entries' | 'categories' | 'topics'>,
+  search: SiteSearchIndex,
+): Generator<undefined, Buffer> {
+  const parts: Uint8Array[] = [headLine(model)];
+  const add = function* (made: Uint8Array) {
+    parts.push(made);
+    if (parts.length % LINES_A_STEP === 0) yield;
+  };
+  for (const e of model.entries) yield* add(line(e));
+  for (const t of model.topics) yield* add(line(t));
+  for (const index of [search.entries, search.topics]) {
+    const kept = savedLines.get(index);
+    if (kept !== undefined) for (const l of kept) yield* add(l);
+    else {
+      yield* add(statsLine(index));
+      for (let shard = 0; shard < index.shardWords.length; shard++) yield* add(shardLine(index, shard));
+    }
+  }
+  return Buffer.concat(parts);
+}
+
+const headLine = (model: Pick<Model, 'entries' | 'categories' | 'topics'>): Buffer =>
+  line({
+    format: FORMAT,
+    entries: model.entries.map((e) => e.date),
+    categories: model.categories.map((c) => c.slug),
+    topics: model.topics.map((t) => t.id),
+  });
 
 /**
  * The basis of a build, as its file holds it: of the model rendered and the index written. Given
@@ -75,21 +118,13 @@ export function basisBytes(
   search: SiteSearchIndex,
   last?: { saved: SavedBasis; edits: RecordEdits },
 ): Buffer {
-  const head = () =>
-    line({
-      format: FORMAT,
-      entries: model.entries.map((e) => e.date),
-      categories: model.categories.map((c) => c.slug),
-      topics: model.topics.map((t) => t.id),
-    });
-  if (last === undefined)
-    return Buffer.concat([
-      head(),
-      ...model.entries.map(line),
-      ...model.topics.map(line),
-      ...indexLines(search.entries),
-      ...indexLines(search.topics),
-    ]);
+  if (last === undefined) {
+    const steps = basisSteps(model, search);
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+    }
+  }
   const { saved, edits } = last;
   const records = saved.lines.slice(0, 1 + model.entries.length + model.topics.length);
   const topics = 1 + model.entries.length;

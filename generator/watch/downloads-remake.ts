@@ -72,6 +72,11 @@ export class DownloadsRemake {
     return this.remake();
   }
 
+  /** Whether the downloads live are those of the latest valid content: none pending nor being made. */
+  get idle(): boolean {
+    return this.timer === null && this.run === null;
+  }
+
   /** Resolves once the downloads are made for the latest valid content (at once if they are). */
   settled(): Promise<void> {
     if (this.timer === null && this.run === null) return Promise.resolve();

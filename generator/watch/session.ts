@@ -6,22 +6,23 @@
 // The commonest edits take a shorter way (fast-path.ts, render/patch.ts). Each generation's
 // content is known in memory, and the tree that was live is brought up to date after a grace
 // period (twin-trees.ts). The downloads are made again after a burst of edits, on other threads.
+// Once they are live, the session records what a build records beside the live tree (its
+// manifest, sources and basis: render-inputs.ts, render/basis.ts), so that `npm run build` after
+// the session trusts it as it trusts a build's; never before, so no edit's answers wait for it.
 //
 // A rebuild never throws: invalid content is reported (the live site stays as it was), and so is
 // a fault of the machine (disk full, permission denied), after which the next rebuild tries again
 // from what is really on disk: the in-memory trees are updated file by file, only after each
 // file was written.
 
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import type { LoadOptions } from '../content/fingerprint.ts';
 import { type ContentState, readContent, validate } from '../content/load.ts';
 import { ContentError, type Problem, sortProblems } from '../content/problems.ts';
 import { updateContent } from '../content/update.ts';
 import { DOWNLOAD_FILES, DOWNLOADS_FILE } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
-import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
-import { discard } from '../output/trash.ts';
-import { prepareOutput, writeFiles } from '../output/writer.ts';
+import { activeSlot, otherSlot, type Slot } from '../output/generations.ts';
+import { prepareOutput } from '../output/writer.ts';
 import type { Downloads } from '../render/downloads.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 import { RenderMemo } from '../render/render-memo.ts';
@@ -30,7 +31,8 @@ import type { SiteSearchIndex } from '../render/search-index.ts';
 import { describeFault } from './describe-fault.ts';
 import { DownloadsRemake } from './downloads-remake.ts';
 import { basisOf, CategoryKinds, fastEdits, problemsKey, type RenderBasis, warmFastPath } from './fast-path.ts';
-import { applyFiles, applySome, ofOutput, type Tree, TwinTrees } from './twin-trees.ts';
+import { LiveRecord } from './live-record.ts';
+import { applyFiles, applySome, type Generation, ofOutput, TwinTrees } from './twin-trees.ts';
 
 export interface SessionOptions extends LoadOptions {
   contentDir: string;
@@ -106,14 +108,26 @@ export class BuildSession {
   private basis: RenderBasis | null = null;
   /** The kinds the categories give topics, for the fast path's topics. */
   private readonly kinds = new CategoryKinds();
+  /** The live tree's manifest, sources and basis, written once the session settles (live-record.ts). */
+  private readonly records: LiveRecord;
 
   private readonly options: SessionOptions;
 
-  private constructor(options: SessionOptions, state: ContentState, memo: RenderMemo, live: Slot, tree: Tree) {
+  private constructor(options: SessionOptions, state: ContentState, memo: RenderMemo, twins: TwinTrees) {
     this.options = options;
     this.state = state;
     this.memo = memo;
-    this.twins = new TwinTrees(options.outDir, live, tree, (line) => this.warn(line));
+    this.twins = twins;
+    this.records = new LiveRecord({
+      contentDir: options.contentDir,
+      options,
+      basis: () => this.basis,
+      rebuilding: () => this.rebuilding !== 0,
+      downloadsIdle: () => this.downloads.idle,
+      downloadsSettled: () => this.downloads.settled(),
+      write: (inputs, sources, basis) => this.twins.record(inputs, sources, basis),
+      warn: (line) => this.warn(line),
+    });
   }
 
   /**
@@ -133,23 +147,10 @@ export class BuildSession {
     const files = renderSite(v.model, memo, { fragments: (f) => (fragments = f), searchIndex: (i) => (search = i) });
     memo.sweep();
     const { outDir } = options;
-    // The slot not live now is written first and goes live; the other is then rewritten in full.
-    const live = otherSlot(activeSlot(outDir));
-    for (const slot of [live, otherSlot(live)]) {
-      const staging = `${slotDir(outDir, slot)}-${process.pid}`;
-      rmSync(staging, { recursive: true, force: true });
-      try {
-        mkdirSync(staging, { recursive: true });
-        writeFiles(staging, files);
-        void discard(slotDir(outDir, slot), outDir);
-        renameSync(staging, slotDir(outDir, slot));
-        if (slot === live) pointAt(outDir, live);
-      } catch (err) {
-        rmSync(staging, { recursive: true, force: true });
-        throw err;
-      }
-    }
-    const session = new BuildSession(options, state, memo, live, new Map(files.map((f) => [f.path, f.body])));
+    // The slot not live now is written first and goes live; the other is then written in full.
+    const warn = options.onWarning ?? ((l: string) => process.stderr.write(`${l}\n`));
+    const twins = TwinTrees.write(outDir, otherSlot(activeSlot(outDir)), files, warn);
+    const session = new BuildSession(options, state, memo, twins);
     if (fragments !== null) session.keepBasis({ model: v.model, fragments, search });
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a
     // patch that changes nothing (its result is dropped) the fast path's, so that the first edit
@@ -158,6 +159,7 @@ export class BuildSession {
     // That rebuild kept the downloads the first render made, which are current.
     session.downloads.cancelTimer();
     warmFastPath(session.basis);
+    session.records.soon();
     return session;
   }
 
@@ -178,6 +180,7 @@ export class BuildSession {
       this.rebuilding--;
       // Downloads made meanwhile go live now, if the content is still what they were made of.
       if (this.rebuilding === 0) this.downloads.afterRebuilds();
+      this.records.soon();
     }
   }
 
@@ -191,6 +194,7 @@ export class BuildSession {
       caughtUp = this.twins.finishCatchUp();
       const update = await updateContent(this.state, changedPaths, this.options, options.rescan === true);
       this.state = update.state;
+      if (update.changed || mustRender) this.records.moved();
       const t1 = performance.now();
       if (!update.changed && !mustRender) {
         this.needsRender = false;
@@ -260,7 +264,7 @@ export class BuildSession {
       }
       if (fragments !== null) this.keepBasis({ model: v.model, fragments, search });
       const t3 = performance.now();
-      const changed = this.goLive((dir, tree) => applyFiles(dir, tree, ofOutput(files)));
+      const changed = this.goLive((gen) => applyFiles(gen, ofOutput(files)));
       changed.push(...this.downloads.schedule());
       const t4 = performance.now();
       return {
@@ -306,7 +310,7 @@ export class BuildSession {
     });
     this.lastProblems = null;
     const t3 = performance.now();
-    const changed = this.goLive((dir, tree) => applySome(dir, tree, files));
+    const changed = this.goLive((gen) => applySome(gen, files));
     changed.push(...this.downloads.schedule());
     const t4 = performance.now();
     return {
@@ -328,10 +332,20 @@ export class BuildSession {
     return this.twins.finishCatchUp();
   }
 
-  /** Stops the pending timers (the trees stay as they are). */
+  /** Stops the pending timers (the trees stay as they are) and any recording under way. */
   close(): void {
+    this.records.close();
     this.twins.close();
     this.downloads.close();
+  }
+
+  /**
+   * Records the live tree's manifest, sources and basis now if the downloads live are current and
+   * they are not recorded yet (live-record.ts), and waits for any record under way. Resolves to
+   * whether they are those of the content as last rendered.
+   */
+  record(): Promise<boolean> {
+    return this.records.now();
   }
 
   /**
@@ -351,7 +365,7 @@ export class BuildSession {
   private putDownloadsLive(downloads: Downloads): string[] {
     try {
       this.twins.finishCatchUp();
-      return this.goLive((dir, tree) => applySome(dir, tree, [...downloads.files, downloads.list]));
+      return this.goLive((gen) => applySome(gen, [...downloads.files, downloads.list]));
     } catch (err) {
       this.warn(`making the downloads failed: ${describeFault(err)}`);
       return [];
@@ -363,8 +377,11 @@ export class BuildSession {
   }
 
   /** Writes what differs into the inactive tree and makes it live if need be (TwinTrees.goLive). */
-  private goLive(apply: (dir: string, tree: Tree) => string[]): string[] {
+  private goLive(apply: (gen: Generation) => string[]): string[] {
+    const slot = this.twins.liveSlot;
     const changed = this.twins.goLive(apply);
+    // Another live tree: a recording under way was of the one before.
+    if (changed.length > 0 || this.twins.liveSlot !== slot) this.records.moved();
     this.needsRender = false;
     return changed;
   }

@@ -1,17 +1,26 @@
-// The watch mode's two generations of the output (output/generations.ts), each known in memory
-// (path → body), so that "changed" is decided without reading the disk. A rebuild writes what
-// differs into the inactive tree, which then goes live with one rename; the tree that was live is
-// brought up to date too, but only after a grace period (readers that resolved it just before the
-// swap finish undisturbed) or at the start of the next rebuild, whichever comes first. The
-// in-memory trees are updated file by file, only after each file was written, so that after a
-// fault the next rebuild starts from what is really on disk.
+// The watch mode's two generations of the output (output/generations.ts), what is watch-specific
+// about them: each is known in memory (path → body), so that "changed" is decided without reading
+// the disk, and the tree that was live is brought up to date after a grace period. Every file is
+// written, and every manifest, by the one writer of a tree written over an earlier one
+// (output/tree-writer.ts, the one-shot rebuild's too), which keeps each file's facts as it goes.
+//
+// A rebuild writes what differs into the inactive tree (its manifest removed first), which then
+// goes live with one rename; the tree that was live is brought up to date too, but only after a
+// grace period (readers that resolved it just before the swap finish undisturbed) or at the start
+// of the next rebuild, whichever comes first. The in-memory trees are updated file by file, only
+// after each file was written, so that after a fault the next rebuild starts from what is really
+// on disk. The live tree's manifest, sources and basis are written by `record` once the session
+// has settled (session.ts), never on the way to an edit's answers.
 
-import { rmSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import type { Sources } from '../content/fingerprint.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
-import { replaceFile } from '../output/replace-file.ts';
+import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
+import { changesBetween, type FileFacts } from '../output/manifest.ts';
+import { discard } from '../output/trash.ts';
+import { TreeWriter } from '../output/tree-writer.ts';
 import { sameBody } from '../render/render-site.ts';
 import { describeFault } from './describe-fault.ts';
 
@@ -19,6 +28,12 @@ import { describeFault } from './describe-fault.ts';
 const GRACE_MS = 1000;
 
 export type Tree = Map<string, OutputFile['body']>;
+
+/** One generation: what it holds (the marker and the build's records aside), and its writer. */
+export interface Generation {
+  bodies: Tree;
+  writer: TreeWriter;
+}
 
 /** Calls `visit` with the path and body of every file of a site, each path once. */
 type Files = (visit: (path: string, body: OutputFile['body']) => void) => void;
@@ -34,69 +49,106 @@ const ofTree =
     for (const [path, body] of tree) visit(path, body);
   };
 
-/** Writes those of `files` whose bytes differ from `tree`'s into `dir`; returns their paths. */
-export function applySome(dir: string, tree: Tree, files: readonly OutputFile[]): string[] {
+/** Writes those of `files` whose bytes differ from what `gen` holds; returns their paths. */
+export function applySome(gen: Generation, files: readonly OutputFile[]): string[] {
   const changed: string[] = [];
   for (const { path, body } of files) {
-    if (sameBody(tree.get(path), body)) continue;
-    replaceFile(dir, path, body);
-    tree.set(path, body);
+    if (sameBody(gen.bodies.get(path), body)) continue;
+    gen.writer.write(path, body);
+    gen.bodies.set(path, body);
     changed.push(path);
   }
   return changed;
 }
 
 /**
- * Makes the tree in `dir`, whose content `tree` describes, hold `files`, and updates `tree` to
- * match, in place: a long session does not churn a new map of every path per rebuild. Returns
- * the paths that differed.
+ * Makes `gen` hold `files`, and updates what it holds to match, in place: a long session does not
+ * churn a new map of every path per rebuild. Returns the paths that differed.
  */
-export function applyFiles(dir: string, tree: Tree, files: Files): string[] {
+export function applyFiles(gen: Generation, files: Files): string[] {
   const changed: string[] = [];
   let count = 0;
   files((path, body) => {
     count++;
-    if (!sameBody(tree.get(path), body)) {
-      replaceFile(dir, path, body);
-      tree.set(path, body);
+    if (!sameBody(gen.bodies.get(path), body)) {
+      gen.writer.write(path, body);
+      gen.bodies.set(path, body);
       changed.push(path);
     }
   });
   // Every path of `files` is in the tree now: more paths than that means some are gone.
-  if (tree.size > count) {
+  if (gen.bodies.size > count) {
     const wanted = new Set<string>();
     files((path) => wanted.add(path));
-    for (const path of [...tree.keys()]) {
+    const gone: string[] = [];
+    for (const path of [...gen.bodies.keys()]) {
       if (!wanted.has(path)) {
-        rmSync(join(dir, path), { force: true });
-        tree.delete(path);
-        changed.push(path);
+        gen.writer.remove(path);
+        gen.bodies.delete(path);
+        gone.push(path);
       }
     }
+    gen.writer.removeEmptyDirs(gone);
+    changed.push(...gone);
   }
   return changed;
+}
+
+/**
+ * Writes `files` whole as the generation `slot` of `outDir` (a staging tree renamed into place,
+ * through the tree writer), and points the output at it when `live`. Returns the generation.
+ */
+function writeWhole(outDir: string, slot: Slot, files: readonly OutputFile[], live: boolean): Generation {
+  const staging = `${slotDir(outDir, slot)}-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    mkdirSync(staging, { recursive: true });
+    const writer = new TreeWriter(staging, new Map<string, FileFacts>());
+    writer.write(MARKER_FILE, MARKER_TEXT);
+    for (const f of files) writer.write(f.path, f.body);
+    void discard(slotDir(outDir, slot), outDir);
+    renameSync(staging, slotDir(outDir, slot));
+    if (live) pointAt(outDir, slot);
+    // A rename moves no file: the facts hold in the tree's place.
+    return {
+      bodies: new Map(files.map((f) => [f.path, f.body])),
+      writer: new TreeWriter(slotDir(outDir, slot), writer.files),
+    };
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** Both generations of an output, the live one and the other, with what each holds. */
 export class TwinTrees {
   private live: Slot;
-  private readonly trees: Record<Slot, Tree>;
+  private readonly gens: Record<Slot, Generation>;
   private catchUp: NodeJS.Timeout | null = null;
   /** The tree that is not live lacks the changes of the last swap (the catch-up is pending). */
   private behind = false;
   /** The tree that is not live was partly written by a rebuild that failed: swap it even if the next rebuild writes nothing. */
   private diverged = false;
-  /** The last time (s) given to a site index at a swap: strictly increasing. */
-  private lastStamp = 0;
+  /** What the last manifest written by `record` listed (null: none yet), for its list of changes. */
+  private recorded: Map<string, FileFacts> | null = null;
   private readonly outDir: string;
   private readonly warn: (line: string) => void;
 
-  /** Both trees in `outDir` hold `tree`, and `live` is live. */
-  constructor(outDir: string, live: Slot, tree: Tree, warn: (line: string) => void) {
+  private constructor(outDir: string, live: Slot, gens: Record<Slot, Generation>, warn: (line: string) => void) {
     this.outDir = outDir;
     this.warn = warn;
     this.live = live;
-    this.trees = { a: tree, b: new Map(tree) } as Record<Slot, Tree>;
+    this.gens = gens;
+  }
+
+  /**
+   * Writes both generations of `outDir` whole with `files`: the slot not live now first, which
+   * goes live, then the other.
+   */
+  static write(outDir: string, live: Slot, files: readonly OutputFile[], warn: (line: string) => void): TwinTrees {
+    const first = writeWhole(outDir, live, files, true);
+    const second = writeWhole(outDir, otherSlot(live), files, false);
+    return new TwinTrees(outDir, live, { [live]: first, [otherSlot(live)]: second } as Record<Slot, Generation>, warn);
   }
 
   /** The generation that is live. */
@@ -106,7 +158,7 @@ export class TwinTrees {
 
   /** What the live tree holds. */
   get liveTree(): Tree {
-    return this.trees[this.live];
+    return this.gens[this.live].bodies;
   }
 
   /** Stops the pending catch-up (the trees stay as they are). */
@@ -116,20 +168,19 @@ export class TwinTrees {
   }
 
   /**
-   * Brings the inactive tree up to the new site with `apply` (given its directory and what it
-   * holds; it returns the paths it changed), and makes that tree live if anything changed, or if
-   * an earlier attempt may have left it different from the live one. Returns the changed paths.
-   * The inactive tree equals the live one (the catch-up saw to it): what differs from it is
-   * exactly what differs from the live site.
+   * Brings the inactive tree up to the new site with `apply` (it returns the paths it changed),
+   * and makes that tree live if anything changed, or if an earlier attempt may have left it
+   * different from the live one. Returns the changed paths. The inactive tree equals the live one
+   * (the catch-up saw to it): what differs from it is exactly what differs from the live site.
    */
-  goLive(apply: (dir: string, tree: Tree) => string[]): string[] {
+  goLive(apply: (gen: Generation) => string[]): string[] {
     const target = otherSlot(this.live);
-    const targetDir = slotDir(this.outDir, target);
+    const gen = this.gens[target];
     const diverged = this.diverged;
     this.diverged = true;
-    const changed = apply(targetDir, this.trees[target]);
+    const changed = apply(gen);
     if (changed.length > 0 || diverged) {
-      if (!changed.includes(SITE_INDEX_FILE)) this.restamp(targetDir);
+      if (!changed.includes(SITE_INDEX_FILE)) this.renewIndex(gen);
       pointAt(this.outDir, target);
       this.live = target;
       this.behind = true;
@@ -140,19 +191,26 @@ export class TwinTrees {
   }
 
   /**
-   * Gives the site index of the tree about to go live a new modification time when its bytes did
-   * not change: the local server keys what it has loaded of a generation on the index's identity,
-   * and a tree that goes live again after being brought up to date in place must not look like
-   * the one it loaded before.
+   * Writes the live tree's manifest (made of `inputs`, this generator's), with its sources and
+   * basis beside it: what `npm run build` then trusts (output/rebuild.ts). The caller says the
+   * tree is of those inputs (session.ts); what changed is told from the last manifest written here.
    */
-  private restamp(dir: string): void {
-    const stamp = Math.max(Date.now() / 1000, this.lastStamp + 0.001);
-    this.lastStamp = stamp;
-    try {
-      utimesSync(join(dir, SITE_INDEX_FILE), stamp, stamp);
-    } catch {
-      // No index there: nothing to mistake for an earlier one.
-    }
+  record(inputs: string, sources: Sources, basis: Uint8Array | null): void {
+    const { writer } = this.gens[this.live];
+    const changes = this.recorded === null ? null : changesBetween(this.recorded, writer.files);
+    writer.record(inputs, changes, sources, basis);
+    this.recorded = new Map(writer.files);
+  }
+
+  /**
+   * Writes the site index of the tree about to go live again when its bytes did not change: the
+   * local server keys what it has loaded of a generation on the index's identity, and a tree that
+   * goes live again after being brought up to date in place must not look like the one it loaded
+   * before. Written again, as the one-shot rebuild does (output/rebuild.ts commit).
+   */
+  private renewIndex(gen: Generation): void {
+    const body = gen.bodies.get(SITE_INDEX_FILE);
+    if (body !== undefined) gen.writer.write(SITE_INDEX_FILE, body);
   }
 
   private scheduleCatchUp(): void {
@@ -173,8 +231,7 @@ export class TwinTrees {
     if (this.catchUp !== null) clearTimeout(this.catchUp);
     this.catchUp = null;
     if (!this.behind) return 0;
-    const stale = otherSlot(this.live);
-    const n = applyFiles(slotDir(this.outDir, stale), this.trees[stale], ofTree(this.trees[this.live])).length;
+    const n = applyFiles(this.gens[otherSlot(this.live)], ofTree(this.liveTree)).length;
     this.behind = false;
     return n;
   }

@@ -181,6 +181,8 @@ export async function startWatching(options: WatchOptions): Promise<Watcher> {
       pending = new Set();
       rescanWanted = false;
       await running;
+      // What a build leaves beside its tree, if the session had not written it yet (session.ts).
+      await session.record();
       session.close();
     },
   };

@@ -1,0 +1,87 @@
+// Brings one tree of the generation layout (generations.ts) to new content a file at a time, and
+// keeps what its manifest records of each file (manifest.ts FileFacts), so that the manifest can be
+// written at any moment without reading the tree back. The one writer of a tree written over an
+// earlier one: the one-shot rebuild (rebuild.ts) and the watch mode (watch/twin-trees.ts) both
+// write through it.
+//
+// A tree that is being changed has no manifest: it is removed before the first write (or removal)
+// and written again by `record`, so a process killed in between leaves a tree that no build trusts.
+
+import { lstatSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
+import type { OutputFile } from './file.ts';
+import { type Changes, type FileFacts, factsOf, hashBytes, removeManifest, writeManifest } from './manifest.ts';
+import { replaceFile } from './replace-file.ts';
+
+export class TreeWriter {
+  readonly dir: string;
+  /** What the tree holds, file by file, as its manifest records it (the manifest aside). */
+  readonly files: Map<string, FileFacts>;
+  /** The manifest was removed and not written again since. */
+  private changing = false;
+
+  /** A tree in `dir` that holds `files` (the map is the writer's from now on). */
+  constructor(dir: string, files: Map<string, FileFacts>) {
+    this.dir = dir;
+    this.files = files;
+  }
+
+  /** The tree is about to change: its manifest goes first. */
+  private begin(): void {
+    if (this.changing) return;
+    removeManifest(this.dir);
+    this.changing = true;
+  }
+
+  /**
+   * Writes `body` at `path` (never in place: replace-file.ts) and records its facts; `hash`, when
+   * the caller has it already, is the SHA-256 of its bytes.
+   */
+  write(path: string, body: OutputFile['body'], hash?: string): void {
+    this.begin();
+    const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    replaceFile(this.dir, path, data);
+    this.files.set(path, factsOf(hash ?? hashBytes(data), lstatSync(join(this.dir, path))));
+  }
+
+  /** Removes the file at `path`. */
+  remove(path: string): void {
+    this.begin();
+    rmSync(join(this.dir, path), { force: true });
+    this.files.delete(path);
+  }
+
+  /** Removes the directories that held only files now gone (`gone`: the paths of those files, or more). */
+  removeEmptyDirs(gone: Iterable<string>): void {
+    const dirsOf = (paths: Iterable<string>) => {
+      const out = new Set<string>();
+      for (const path of paths) for (let d = dirname(path); d !== '.'; d = dirname(d)) out.add(d);
+      return out;
+    };
+    const keep = dirsOf(this.files.keys());
+    const empty = [...dirsOf(gone)].filter((d) => !keep.has(d)).sort((a, b) => b.length - a.length);
+    for (const d of empty) rmSync(join(this.dir, d), { recursive: true, force: true });
+  }
+
+  /**
+   * Writes the tree's manifest: it holds these files, made of `inputs` (null: unknown) by this
+   * generator, with `sources` and `basis` beside it (render/basis.ts), and `changes` from the tree
+   * that was live before (null: unknown). The tree is trusted again from here.
+   */
+  record(
+    inputs: string | null,
+    changes: Changes | null,
+    sources: Sources | null = null,
+    basis: Uint8Array | null = null,
+  ): void {
+    writeManifest(this.dir, { inputs, generator: generatorFingerprint(), files: this.files, changes }, sources, basis);
+    this.changing = false;
+  }
+
+  /** Records what the tree holds now as of no known inputs nor generator: a tree left half-way. */
+  recordPartial(): void {
+    writeManifest(this.dir, { inputs: null, generator: null, files: this.files, changes: null });
+    this.changing = false;
+  }
+}

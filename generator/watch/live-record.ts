@@ -1,0 +1,124 @@
+// When and how the watch mode writes what a build writes beside its tree (the live tree's
+// manifest, sources file and basis: output/tree-writer.ts record), so that `npm run build` after a
+// session trusts its output as it trusts a build's (docs/pipeline.md). Once the downloads live are
+// those of the last valid render and no rebuild is under way: after an edit's answers are current,
+// never on their way. The content is read again to fingerprint it (render-inputs.ts) and the basis
+// serialized (render/basis.ts), each a slice at a time so that the server answers in between; an
+// edit, a rebuild or a new live tree meanwhile drops the record, and the next render's follows.
+
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { LoadOptions, Sources } from '../content/fingerprint.ts';
+import { basisSteps } from '../render/basis.ts';
+import { describeFault } from './describe-fault.ts';
+import type { RenderBasis } from './fast-path.ts';
+import { renderInputs } from './render-inputs.ts';
+
+/** Milliseconds of serializing the basis between two turns of the event loop. */
+const SLICE_MS = 5;
+
+/** What the record needs of its session. */
+export interface RecordHost {
+  contentDir: string;
+  options: LoadOptions;
+  /** What the last valid render was made from (null: none to record). */
+  basis(): RenderBasis | null;
+  /** Whether a rebuild is under way. */
+  rebuilding(): boolean;
+  /** Whether the downloads live are those of the last valid render (downloads-remake.ts idle). */
+  downloadsIdle(): boolean;
+  /** Resolves once they are (downloads-remake.ts settled). */
+  downloadsSettled(): Promise<void>;
+  /** Writes the live tree's records (twin-trees.ts record). */
+  write(inputs: string, sources: Sources, basis: Uint8Array | null): void;
+  warn(line: string): void;
+}
+
+export class LiveRecord {
+  /** Moves with every change of the content read or of the live tree (moved). */
+  private version = 0;
+  /** The version the live tree's records were last written for. */
+  private recordedVersion = -1;
+  /** The record being made, if any. */
+  private recording: Promise<void> | null = null;
+  /** Waiting for the downloads to settle before recording. */
+  private awaitingDownloads = false;
+  private closed = false;
+  private readonly host: RecordHost;
+
+  constructor(host: RecordHost) {
+    this.host = host;
+  }
+
+  /** The content read or the live tree changed: a record under way is of what was before. */
+  moved(): void {
+    this.version++;
+  }
+
+  /** Stops: a record under way writes nothing, none is started. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * Records now if the downloads are current and the live tree is not recorded yet, and waits for
+   * any record under way. Resolves to whether the records are those of the content as last rendered.
+   */
+  async now(): Promise<boolean> {
+    this.soon();
+    while (this.recording !== null) await this.recording;
+    return this.recordedVersion === this.version;
+  }
+
+  /** Starts a record when one is due (see above); at once when the downloads are current, else once they are. */
+  soon(): void {
+    const host = this.host;
+    if (this.closed || this.recording !== null) return;
+    if (!host.downloadsIdle()) {
+      if (this.awaitingDownloads) return;
+      this.awaitingDownloads = true;
+      void host.downloadsSettled().then(() => {
+        this.awaitingDownloads = false;
+        this.soon();
+      });
+      return;
+    }
+    if (host.rebuilding() || host.basis() === null || this.version === this.recordedVersion) return;
+    const version = this.version;
+    this.recording = this.make(version).finally(() => {
+      this.recording = null;
+      // Dropped for a newer version: that one's turn.
+      if (this.version !== version) this.soon();
+    });
+  }
+
+  private async make(version: number): Promise<void> {
+    const host = this.host;
+    const basis = host.basis() as RenderBasis;
+    const stale = () =>
+      this.closed || this.version !== version || host.rebuilding() || !host.downloadsIdle() || host.basis() !== basis;
+    try {
+      const inputs = await renderInputs(host.contentDir, basis, host.options, stale);
+      if (inputs === null || stale()) return;
+      const { model, search } = basis.site;
+      let bytes: Buffer | null = null;
+      if (search !== undefined) {
+        const steps = basisSteps(model, search);
+        let turn = performance.now();
+        for (let step = steps.next(); ; step = steps.next()) {
+          if (step.done === true) {
+            bytes = step.value;
+            break;
+          }
+          if (performance.now() - turn < SLICE_MS) continue;
+          await nextTurn();
+          if (stale()) return;
+          turn = performance.now();
+        }
+      }
+      host.write(inputs.fingerprint, inputs.sources, bytes);
+      this.recordedVersion = version;
+    } catch (err) {
+      this.host.warn(`recording what ${host.contentDir} was made of beside the output failed: ${describeFault(err)}`);
+    }
+  }
+}
