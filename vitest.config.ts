@@ -4,18 +4,56 @@ import { defineConfig } from 'vitest/config';
 // `npm test`: the everyday suite, quick. The heavy suites (whole diary, Netlify's emulation,
 // Deno, Cloudflare's workerd, a real browser) live in test/heavy/ and run with `npm run test:heavy`
 // (vitest.heavy.config.ts), which CI runs after this one.
+
+/**
+ * Files that need a process and a module registry of their own: those that replace a module
+ * (vi.mock), which would stay replaced for the files after them; and one whose build in the
+ * test's process must agree with a command's build seconds later on the generator's fingerprint,
+ * computed once a process (content/fingerprint.ts): a worker's would be minutes old, stale after
+ * any edit of generator/ while the suite runs.
+ */
+const ISOLATED = [
+  'test/rebuild-inputs.test.ts',
+  'test/rebuild-no-symlinks.test.ts',
+  'test/output-safety.test.ts',
+];
+
+const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 120_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/heavy/**', '**/node_modules/**'],
-    // The second builds the sample once for the suites that only read it (sampleSite()).
+    // The second builds the sample once for the suites that only read it (sampleSite()). Run
+    // once, by the root project, whose provided values both projects below inherit.
     globalSetup: ['test/global-setup.ts', 'test/helpers/sample-site-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
     // HTTP tests start servers on loopback ports of their own; files run in parallel workers, at
     // least two (vitest's default leaves one worker on a two-core machine; most of the suite
     // waits on processes and the file system, so two halve its time there).
     pool: 'forks',
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    projects: [
+      {
+        // Most files share their worker's modules (isolate: false): a fresh process and a fresh
+        // import of the generator for each of ~80 files cost about half a second of CPU each.
+        // What a file must not leave behind is undone per file by vitest (vi.setConfig, spies)
+        // or by test/helpers/per-file.ts (temporary directories).
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/heavy/**', '**/node_modules/**', ...ISOLATED],
+          isolate: false,
+          setupFiles: ['test/helpers/per-file.ts'],
+          ...TIMEOUTS,
+        },
+      },
+      {
+        test: {
+          name: 'isolated',
+          include: ISOLATED,
+          isolate: true,
+          setupFiles: ['test/helpers/per-file.ts'],
+          ...TIMEOUTS,
+        },
+      },
+    ],
   },
 });

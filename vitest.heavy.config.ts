@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['test/heavy/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
+    // Each file's temporary directories removed when it ends (test/helpers/temp.ts).
+    setupFiles: ['test/helpers/per-file.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',

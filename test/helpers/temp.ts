@@ -1,16 +1,21 @@
 // The tests' one way to get a temporary directory: removed after the test file that made it
-// (and, as a safety net, with the whole run's TMPDIR: see test/global-setup.ts).
+// (test/helpers/per-file.ts, a setup file of both configs; and, as a safety net, with the whole
+// run's TMPDIR: see test/global-setup.ts).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 
 const made: string[] = [];
-// Each test file has its own module registry, so this runs after each file's tests.
-afterAll(() => {
+
+/**
+ * Removes every directory tempDir() made since the last call. Registered per test file by
+ * per-file.ts, not here: files may share this module (vitest.config.ts isolate: false), and a hook
+ * registered when it is first imported would belong to the first file alone.
+ */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /**
  * A fresh, empty directory under the run's TMPDIR (in memory where the machine allows), or on
