@@ -5,27 +5,18 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { colourOn } from '../generator/cli/colour.ts';
-import { runCli, TOOLS } from './helpers/cli.ts';
+import { runCli } from './helpers/cli.ts';
+import { checkBadValues, checkHelpAndVersion, checkUnknownOption, PLAIN } from './helpers/cli-usage.ts';
 
-const COMMANDS = Object.keys(TOOLS) as Array<keyof typeof TOOLS>;
-const VERSION = /^pepys-static-api \d+\.\d+\.\d+ \(Node v\d+\.\d+\.\d+\)\n$/;
-// Plain output: the tests read what a pipe gets.
-const PLAIN = { NO_COLOR: '1', FORCE_COLOR: undefined };
+// Two commands stand for all here, one of each usage line's kind (`npm run build`, `pepys-api
+// init`): every command, and the bench tools' bad values, in test/heavy/cli-usage.test.ts (each
+// check is a few processes, ~0.5 s of CPU each; every command's parser is cli/options.ts').
+const REPRESENTATIVE = ['build', 'init'] as const;
 
-describe.concurrent('every command', () => {
-  it.each(COMMANDS)('%s: --help prints its usage to stdout, --version the version; exit 0', async (tool) => {
-    // -h is the same option of the same parser (cli/options.ts): tried on one command below.
-    const [help, version] = await Promise.all([
-      runCli(tool, ['--help'], { env: PLAIN }),
-      runCli(tool, ['--version'], { env: PLAIN }),
-    ]);
-    expect(help.code, `${tool} --help: ${help.stderr}`).toBe(0);
-    expect(help.stdout).toMatch(/^usage: (npm (start|run [\w:-]+)|pepys-api init)/);
-    expect(help.stdout).toContain('--version');
-    expect(help.stderr).toBe('');
-    expect(version.code).toBe(0);
-    expect(version.stdout).toMatch(VERSION);
-  });
+describe.concurrent('every command (two of them here; all in test/heavy/cli-usage.test.ts)', () => {
+  it.each(REPRESENTATIVE)('%s: --help prints its usage to stdout, --version the version; exit 0', (tool) =>
+    checkHelpAndVersion(tool),
+  );
 
   it('-h is --help', async () => {
     const [short, long] = await Promise.all([
@@ -36,33 +27,17 @@ describe.concurrent('every command', () => {
     expect(short.stdout).toBe(long.stdout);
   });
 
-  it.each(COMMANDS)('%s: an unknown option is one line naming it and where help is, exit 2', async (tool) => {
-    const r = await runCli(tool, ['--no-such-option'], { env: PLAIN });
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(
-      /^error: Unknown option '--no-such-option' \((npm (start|run [\w:-]+) --|pepys-api init) --help\)\n$/,
-    );
-  });
+  it.each(REPRESENTATIVE)('%s: an unknown option is one line naming it and where help is, exit 2', (tool) =>
+    checkUnknownOption(tool),
+  );
 
-  it('a bad value is one line naming the option, exit 2: never NaN rounds or a stack trace', async () => {
-    const cases = [
-      ['bench', ['--runs', 'abc'], /^error: --runs must be a whole number from 1, not "abc"\n$/],
-      ['bench:search', ['--runs', '0'], /^error: --runs must be a whole number from 1, not "0"\n$/],
-      ['bench:rebuild', ['--runs', '0'], /^error: --runs must be a whole number from 1, not "0"\n$/],
-      ['bench', ['--corpus', '/no/such/corpus'], /^error: --corpus: \/no\/such\/corpus does not exist\n$/],
+  it('a bad value is one line naming the option, exit 2: never NaN rounds or a stack trace', () =>
+    checkBadValues([
       ['fixture', [], /^error: missing <content dir> \(npm run fixture -- --help\)\n$/],
       ['fixture', ['x', '--scale', 'big'], /^error: --scale must be a positive number, not big\n$/],
       ['import', ['standard-ebooks'], /^error: missing <source> or <edition dir> \(npm run import -- --help\)\n$/],
       ['build', ['--out'], /^error: Option '--out <value>' argument missing \(npm run build -- --help\)\n$/],
-    ] as const;
-    const results = await Promise.all(cases.map(([tool, args]) => runCli(tool, args, { env: PLAIN })));
-    cases.forEach(([tool, args, message], i) => {
-      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
-      expect(r.code, `${tool} ${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr, `${tool} ${args.join(' ')}`).toMatch(message);
-    });
-  });
+    ]));
 
   it('colours its error on request (FORCE_COLOR), and never in a pipe or with NO_COLOR', async () => {
     const forced = await runCli('build', ['--page-size', 'x'], { env: { FORCE_COLOR: '1', NO_COLOR: undefined } });
