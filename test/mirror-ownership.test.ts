@@ -1,14 +1,15 @@
 // A server owns what it serves (issue 20): two `npm start` and an `npm run build` at once leave
-// each server's links pointing at itself; a command aimed at a directory another one writes is
-// refused in one line naming it, and a killed holder's lock does not stick; `--no-build` serves
+// each server's links pointing at itself (test/heavy/mirror-ownership.test.ts: five processes);
+// a command aimed at a directory another one writes is refused in one line naming it, and a killed holder's lock does not stick; `--no-build` serves
 // the directory as it was at start, and follows it only with `--watch`.
 
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Running, runCli, startCli } from './helpers/cli.ts';
 import { writeContent } from './helpers/content.ts';
 import { mediumSite } from './helpers/medium-site.ts';
+import { linksOf } from './helpers/mirror-links.ts';
 import { tempDir } from './helpers/temp.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -36,54 +37,7 @@ async function originOf(r: Running): Promise<string> {
   return (await r.waitFor('stdout', SERVING))[1] as string;
 }
 
-/** Every http(s) URL in some answers of the server: the root, a list page, records of each kind. */
-async function linksOf(origin: string): Promise<string[]> {
-  const urls: string[] = [];
-  const get = async (url: string) => {
-    const res = await fetch(url);
-    expect(res.status, url).toBe(200);
-    const text = await res.text();
-    urls.push(...(text.match(/https?:\/\/[^"\s]+/g) ?? []));
-    return JSON.parse(text) as { results?: Array<{ apiURL: string }>; nextPageURL?: string | null };
-  };
-  await get(`${origin}/api/v1`);
-  for (const c of ['entries', 'categories', 'topics']) {
-    const page = await get(`${origin}/api/v1/${c}`);
-    for (const item of (page.results ?? []).slice(0, 3)) await get(item.apiURL.replace(/^https?:\/\/[^/]+/, origin));
-    if (page.nextPageURL) await get(page.nextPageURL.replace(/^https?:\/\/[^/]+/, origin));
-  }
-  return urls.filter((u) => u.includes('/api/'));
-}
-
 describe('a server owns what it serves', () => {
-  it('two servers and a build at once: each server links to itself, in a directory of its own', async () => {
-    const cwd = tempDir('pepys-own-');
-    const a = start(['--content', CONTENT], cwd);
-    const b = start(['--content', CONTENT], cwd);
-    const built = runCli('build', ['--content', CONTENT, '--quiet'], { cwd, env: { NO_COLOR: '1' } });
-    const [originA, originB, build] = await Promise.all([originOf(a), originOf(b), built]);
-    expect(build.code, build.stderr).toBe(0);
-    expect(originA).not.toBe(originB);
-    // A second round of building while both serve changes neither.
-    const again = await runCli(
-      'build',
-      ['--content', CONTENT, '--quiet', '--api-origin', 'https://other.example.org'],
-      {
-        cwd,
-      },
-    );
-    expect(again.code, again.stderr).toBe(0);
-    for (const origin of [originA, originB]) {
-      const links = await linksOf(origin);
-      expect(links.length).toBeGreaterThan(20);
-      expect(links.filter((u) => !u.startsWith(`${origin}/api/`))).toEqual([]);
-    }
-    // Each server's own directory, one per origin; public/ is the build's.
-    const mirrors = readdirSync(join(cwd, '.cache', 'mirrors')).filter((n) => !n.startsWith('.'));
-    expect(mirrors.sort()).toEqual([originA, originB].map((o) => o.replace('http://', '').replace(':', '-')).sort());
-    expect(existsSync(join(cwd, 'public', 'api', 'v1', 'index.json'))).toBe(true);
-  });
-
   it('refuses a build into a running server’s directory in one line naming it; a killed holder’s lock is taken over', async () => {
     const cwd = tempDir('pepys-lock-');
     const out = join(cwd, 'site');
