@@ -316,7 +316,8 @@ describe('rescans', () => {
 
 describe('a rescan of many files', () => {
   it('lets the event loop run between slices of the files it compares (the server answers meanwhile)', async () => {
-    const { session } = await open(mediumSite(600, 400));
+    // More files than a slice of the rescan's (content/update.ts RESCAN_SLICE, 500): 563.
+    const { session } = await open(mediumSite(500, 60));
     let ticked = false;
     setImmediate(() => {
       ticked = true;

@@ -7,16 +7,7 @@
 // Every output is compared with a cold build of the same content, made once per content
 // (ColdBuilds). Random sequences of edits of every kind: test/edit-sequences.test.ts.
 
-import {
-  appendFileSync,
-  cpSync,
-  lstatSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, lstatSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { BuildReport } from '../generator/build.ts';
@@ -31,14 +22,6 @@ import { tempDir } from './helpers/temp.ts';
 // Some tests run a dozen builds: on a loaded machine that is more than the default 30 s.
 vi.setConfig({ testTimeout: 240_000 });
 
-const SAMPLE = join(import.meta.dirname, '..', 'content');
-
-function sampleCopy(): string {
-  const dir = join(tempDir('pepys-rebuild-content-'), 'content');
-  cpSync(SAMPLE, dir, { recursive: true });
-  return dir;
-}
-
 const colds = new ColdBuilds();
 
 /** The files of `out` that differ from the cold build of `content` (made once per content). */
@@ -50,7 +33,8 @@ async function notCold(content: string, out: string): Promise<string[]> {
 
 describe('a rebuild over the output of an earlier build', () => {
   it('writes nothing and touches no file when nothing changed, not even a touched content file', async () => {
-    const content = sampleCopy();
+    // A small site: the sample's rebuilds are test/heavy/rebuild-sample.test.ts'.
+    const content = writeContent(rebuildSite());
     const out = join(tempDir('pepys-rebuild-'), 'public');
     const first = await run(content, out);
     expect(first.mode).toBe('full');
