@@ -9,7 +9,7 @@
 // basis made again from the built tree's bytes, which this replaced: each is listed in the
 // report of the change, and the readLive ones are below as they were.)
 
-import { readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
@@ -17,12 +17,14 @@ import { readContent, validate } from '../generator/content/load.ts';
 import { DOWNLOAD_FILES, DOWNLOADS_FILE, searchShardFile } from '../generator/core/files.ts';
 import type { Entry, Topic } from '../generator/core/model.ts';
 import { entryFields, topicFields } from '../generator/core/search/documents.ts';
+import type { OutputFile } from '../generator/output/file.ts';
 import {
   ASSETS_IGNORE_FILE,
   auditTree,
   BASIS_FILE,
   checkTree,
   MANIFEST_FILE,
+  type Manifest,
   readBasis,
   readManifest,
   readSources,
@@ -62,12 +64,28 @@ function savedBasis(out: string): SavedBasis {
   return saved;
 }
 
-/** A built site, then its content edited by `edit`: the new content read, and the tree's records. */
+/**
+ * One build of the medium site for every test that only reads its output (editedAfterBuild),
+ * with the model it rendered: its content directory is never edited (each edit is of a copy).
+ */
+let pristine: Promise<{ contentDir: string; out: string; manifest: Manifest; before: OutputFile[] }> | undefined;
+function pristineBuild() {
+  pristine ??= built().then(async (b) => {
+    const v = validate(await readContent(b.contentDir, { env: {}, readAhead: false }));
+    if (!v.ok) throw new Error(v.problems[0]?.message);
+    return { ...b, before: renderSite(v.model) };
+  });
+  return pristine;
+}
+
+/**
+ * A built site, then a copy of its content edited by `edit`: the new content read, and the tree's
+ * records (the file labels of the sources are relative to the content directory).
+ */
 async function editedAfterBuild(edit: (contentDir: string) => void) {
-  const { contentDir, out, manifest } = await built();
-  const before = renderSite(
-    (validate(await readContent(contentDir, { env: {}, readAhead: false })) as { ok: true; model: never }).model,
-  );
+  const { contentDir: original, out, manifest, before } = await pristineBuild();
+  const contentDir = join(tempDir('pepys-basis-edited-'), 'content');
+  cpSync(original, contentDir, { recursive: true });
   edit(contentDir);
   const state = await readContent(contentDir, { env: {}, readAhead: false, fingerprint: true });
   const v = validate(state);

@@ -1,5 +1,6 @@
-// The one-shot rebuild's worked example (test/rebuild.test.ts on a small site, every day;
-// test/heavy/rebuild-sample.test.ts on the sample): one edit of each kind, each followed by
+// The one-shot rebuild's worked example (test/rebuild.test.ts on a small site, every day, four of
+// its steps; test/heavy/rebuild-steps.test.ts every step; test/heavy/rebuild-sample.test.ts on the
+// sample): one edit of each kind, each followed by
 // `build()` over the last output, which says how it made the entries' search index (the last
 // build's changed, or made again when an entry came or went) and whether it rendered only what
 // the edit changes (patched: entries and topics edited in place); writes exactly what differs
@@ -99,10 +100,24 @@ const STEPS: Step[] = [
   ['the entry edited once more', (c) => editText(c, 'entries/1660/1660-01-01.html', 'Again.'), 'changed', true],
 ];
 
-/** Runs the steps over `content`, its first build into `out` already made. */
-export async function checkRebuildSteps(content: string, out: string, colds: ColdBuilds): Promise<void> {
+/**
+ * The steps the everyday suite takes (test/rebuild.test.ts): one of each kind of rebuild (an
+ * entry's and a topic's edit patched, a category's rendered whole, an entry gone: its index made
+ * again). Every step: test/heavy/rebuild-steps.test.ts and, on the sample, rebuild-sample.test.ts.
+ */
+export const EVERYDAY_STEPS: readonly string[] = ["one entry's text", 'one topic', 'one category', 'an entry removed'];
+
+/** Runs the steps (those named by `only`, else all) over `content`, its first build into `out` already made. */
+export async function checkRebuildSteps(
+  content: string,
+  out: string,
+  colds: ColdBuilds,
+  only?: readonly string[],
+): Promise<void> {
   const history: Tree[] = [readTreeBytes(out)];
-  for (const [what, edit, entriesIndex, patched] of STEPS) {
+  for (const [what, edit, entriesIndex, patched] of STEPS.filter(
+    ([what]) => only === undefined || only.includes(what),
+  )) {
     edit(content);
     const before = history.at(-1) as Tree;
     // Written into: the tree the generation held, two builds back; but for the first rebuild,
