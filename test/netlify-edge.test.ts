@@ -5,15 +5,12 @@
 // Deno in test/heavy/netlify-deno.test.ts, and under Netlify's emulation in
 // test/heavy/netlify-emulation.test.ts.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../generator/core/handler.ts';
-import { prng } from '../generator/core/random.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
-import { CDN_CACHE_CONTROL, cdnMayKeep, NETLIFY_VARY } from '../generator/deploy/netlify/cache.ts';
-import { createEdgeFunction, type EdgeFunction, type NetlifyContext } from '../generator/deploy/netlify/edge.ts';
+import { cdnMayKeep, NETLIFY_VARY } from '../generator/deploy/netlify/cache.ts';
+import { createEdgeFunction, type NetlifyContext } from '../generator/deploy/netlify/edge.ts';
 import {
   entrySource,
   FUNCTION_CONFIG,
@@ -23,145 +20,20 @@ import {
   writeNetlifyFunction,
 } from '../generator/deploy/netlify/generate.ts';
 import { emulatorToml } from '../tools/netlify/emulator.ts';
-import { BROWSER_ACCEPT } from './contract/suite.ts';
-import { CONTRACT_HEADER_NAMES, randomRequests } from './edge/requests.ts';
-import { type LocalSite, sampleSite as sharedSample, startLocalSite } from './helpers/local-server.ts';
+import { edgeEqualsLocalServer, filesOf } from './edge/netlify-identity.ts';
+import { type LocalSite, sampleSite as sharedSample } from './helpers/local-server.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const REPO = join(import.meta.dirname, '..');
-const CONTENT = join(REPO, 'content');
 
-/** Netlify's context.next(), played by the built files; it records what it serves. */
-function filesOf(publicDir: string): NetlifyContext & { served: string[] } {
-  const served: string[] = [];
-  return {
-    served,
-    next: async (request: Request) => {
-      const { pathname } = new URL(request.url);
-      served.push(pathname);
-      try {
-        return new Response(readFileSync(join(publicDir, normalize(decodeURIComponent(pathname)))));
-      } catch {
-        return new Response('Not Found', { status: 404 });
-      }
-    },
-  };
-}
+// 1,200 random requests at the sample's page size, over the run's shared build; 600 more at a
+// small one (many pages) in test/heavy/netlify-edge-pages.test.ts (a build of the sample of their
+// own); the Deno test (test/heavy/netlify-deno.test.ts) runs 3,000 through the generated function
+// in Deno.
+edgeEqualsLocalServer(50, 1200);
 
-/** A project whose generator/ is this repository's, with the function generated for `publicDir`. */
-async function generatedFunction(publicDir: string): Promise<EdgeFunction> {
-  const project = tempDir('pepys-netlify-project-');
-  symlinkSync(join(REPO, 'generator'), join(project, 'generator'));
-  const written = writeNetlifyFunction(publicDir, project);
-  if (!written.ok) throw new Error(written.error);
-  return ((await import(pathToFileURL(written.value.entry).href)) as { default: EdgeFunction }).default;
-}
-
-// The run's one build of the sample for the tests below (another, with 7 a page, for the byte-identity).
+// The run's one build of the sample for the tests below.
 const sampleSite = async (): Promise<LocalSite> => sharedSample();
-
-// 1,200 random requests at the sample's page size, 600 more at a small one (many pages); the
-// Deno test (test/heavy/netlify-deno.test.ts) runs 3,000 through the generated function in Deno.
-for (const [pageSize, count] of [
-  [50, 1200],
-  [7, 600],
-] as const) {
-  describe(`Netlify edge function = local server, byte for byte (page size ${pageSize})`, () => {
-    let site: LocalSite;
-    let api: EdgeFunction;
-    let known: { dates: string[]; slugs: string[]; ids: number[] };
-    beforeAll(async () => {
-      site = pageSize === 50 ? await sampleSite() : await startLocalSite(CONTENT, { pageSize });
-      api = await generatedFunction(site.publicDir);
-      const loaded = parseSiteIndex(readFileSync(join(site.publicDir, '_data', 'site-index.json'), 'utf8'));
-      if (!loaded.ok) throw new Error(loaded.error);
-      known = {
-        dates: loaded.value.entryDates,
-        slugs: [...loaded.value.categorySlugs],
-        ids: [...loaded.value.topicIds],
-      };
-    });
-    afterAll(async () => {
-      if (pageSize !== 50) await site?.stop();
-    });
-
-    it(`answers ${count.toLocaleString('en')} random requests exactly as the local server does, with Netlify-Vary on each`, async () => {
-      const context = filesOf(site.publicDir);
-      const rand = prng(1665 + pageSize);
-      const statuses = new Map<number, number>();
-      let kept = 0;
-      const cases = randomRequests(count, known, 1660 + pageSize).map(({ method, path }) => {
-        // Some requests carry what changes an answer: a browser's Accept, a CORS preflight. None
-        // accepts a compressed answer: the local server's compression is its own layer, not the core's.
-        const headers: Record<string, string> = { 'Accept-Encoding': 'identity' };
-        const r = rand(12);
-        if (r === 0) headers.Accept = BROWSER_ACCEPT;
-        if (r === 1 && method === 'OPTIONS')
-          Object.assign(headers, { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' });
-        return { method, path, headers };
-      });
-      const check = async ({ method, path, headers }: (typeof cases)[number]) => {
-        const label = `${method} ${path} ${JSON.stringify(headers)}`;
-        const url = site.origin + path;
-        const [expected, actual] = await Promise.all([
-          fetch(url, { method, headers }),
-          api(new Request(url, { method, headers }), context),
-        ]);
-        expect(actual.status, label).toBe(expected.status);
-        statuses.set(actual.status, (statuses.get(actual.status) ?? 0) + 1);
-        for (const h of CONTRACT_HEADER_NAMES)
-          expect(actual.headers.get(h), `${label}: ${h}`).toBe(expected.headers.get(h));
-        const [a, e] = [Buffer.from(await actual.arrayBuffer()), Buffer.from(await expected.arrayBuffer())];
-        expect(a.equals(e), `${label}: body`).toBe(true);
-        expect(actual.headers.get('netlify-vary'), label).toBe(NETLIFY_VARY);
-        const cdn = actual.headers.get('netlify-cdn-cache-control');
-        if (cdn !== null) {
-          kept++;
-          expect(cdn, label).toBe(CDN_CACHE_CONTROL);
-          expect(
-            method === 'GET' &&
-              actual.status < 500 &&
-              ['application/json', 'application/atom+xml', 'application/feed+json'].includes(
-                actual.headers.get('content-type') ?? '',
-              ),
-            label,
-          ).toBe(true);
-        }
-      };
-      for (let i = 0; i < cases.length; i += 8) await Promise.all(cases.slice(i, i + 8).map(check));
-      // The random mix reaches every kind of answer, and the CDN may keep most.
-      for (const status of [200, 400, 404, 405])
-        expect(statuses.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(20);
-      expect(kept).toBeGreaterThan(count / 3);
-      // The index came with the function: only pre-rendered answers, and the data files of the
-      // computed ones (the search index, the topic kinds), were read.
-      expect(context.served.filter((p) => !/^\/(api\/v1\/.+\.(json|atom)|_data\/.+)$/.test(p))).toEqual([]);
-    });
-
-    it('answers a repeated request with 304 when its ETag matches, and the CDN keeps no 304', async () => {
-      const context = filesOf(site.publicDir);
-      for (const path of [
-        '/api/v1/entries?start=1661-03-04&end=1667-01-01&page=2',
-        '/api/v1/entries/1660-01-01',
-        '/api/v1/topics',
-      ]) {
-        const first = await api(new Request(site.origin + path), context);
-        const etag = first.headers.get('etag') as string;
-        expect(etag, path).toMatch(/^"[0-9a-f]{16}"$/);
-        expect(first.headers.get('netlify-cdn-cache-control'), path).toBe(CDN_CACHE_CONTROL);
-        const again = await api(
-          new Request(site.origin + path, { headers: { 'If-None-Match': `W/${etag}` } }),
-          context,
-        );
-        expect(again.status, path).toBe(304);
-        expect(await again.text()).toBe('');
-        for (const h of CONTRACT_HEADER_NAMES) expect(again.headers.get(h)).toBe(first.headers.get(h));
-        expect(again.headers.get('netlify-vary')).toBe(NETLIFY_VARY);
-        expect(again.headers.get('netlify-cdn-cache-control')).toBeNull();
-      }
-    });
-  });
-}
 
 describe('Netlify edge function: what the CDN may keep', () => {
   const request = (method: string, target: string): ApiRequest => {
