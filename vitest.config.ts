@@ -12,11 +12,7 @@ import { defineConfig } from 'vitest/config';
  * computed once a process (content/fingerprint.ts): a worker's would be minutes old, stale after
  * any edit of generator/ while the suite runs.
  */
-const ISOLATED = [
-  'test/rebuild-inputs.test.ts',
-  'test/rebuild-no-symlinks.test.ts',
-  'test/output-safety.test.ts',
-];
+const ISOLATED = ['test/rebuild-inputs.test.ts', 'test/rebuild-no-symlinks.test.ts', 'test/output-safety.test.ts'];
 
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 120_000 };
 
