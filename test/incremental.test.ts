@@ -2,19 +2,9 @@
 // full build of the same content writes; only files whose bytes changed are written; writes go
 // to the tree that is not live, which then goes live by one swap of the output's symlink.
 
-import {
-  existsSync,
-  lstatSync,
-  readFileSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build } from '../generator/build.ts';
 import { readContent, validate } from '../generator/content/load.ts';
 import { slotDir } from '../generator/output/generations.ts';
 import { MARKER_FILE } from '../generator/output/guard.ts';
@@ -23,30 +13,12 @@ import { renderSite } from '../generator/render/render-site.ts';
 import { BuildSession } from '../generator/watch/session.ts';
 import { startWatching, type Watcher } from '../generator/watch/watch.ts';
 import { entryFile, writeContent } from './helpers/content.ts';
-import { contentDigest } from './helpers/edit-sequences.ts';
-import { isDetailName, readServed, readTree, readTreeBytes } from './helpers/files.ts';
+import { readServed, readTree, readTreeBytes } from './helpers/files.ts';
+import { checkEdits, EVERYDAY_EDITS, fullBuilds } from './helpers/incremental-edits.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
 
-const fullBuilds = new Map<string, Promise<Map<string, string>>>();
-
-/** What a fresh full build of `contentDir` writes: made once per content (by its digest) in this file. */
-function fullBuild(contentDir: string): Promise<Map<string, string>> {
-  const digest = contentDigest(contentDir);
-  let tree = fullBuilds.get(digest);
-  if (tree === undefined) {
-    const out = join(tempDir('pepys-full-'), 'public');
-    tree = build({ contentDir, outDir: out, quiet: true, env: {} }).then(() => readTree(out));
-    fullBuilds.set(digest, tree);
-  }
-  return tree;
-}
-
-function differing(a: Map<string, string>, b: Map<string, string>): string[] {
-  // Files on disk: not the details readTree reads out of the packs.
-  const paths = new Set([...a.keys(), ...b.keys()].filter((p) => !isDetailName(p)));
-  return [...paths].filter((p) => a.get(p) !== b.get(p)).sort();
-}
+const fullBuild = fullBuilds();
 
 const sessions: Array<BuildSession | Watcher> = [];
 afterEach(async () => {
@@ -75,96 +47,8 @@ describe('incremental rebuilds', () => {
 
   it('after every kind of edit, equals a full build and rewrites exactly the files that differ', async () => {
     const { contentDir, outDir, session } = await open(mediumSite(120, 60));
-    const edits: Array<[string, () => string[]]> = [
-      [
-        "an entry's text",
-        () => {
-          writeFileSync(
-            join(contentDir, 'entries/1660/1660-02-04.html'),
-            entryFile('1660-02-04', 'topics: [4]\n', '<p>Edited.</p>'),
-          );
-          return ['entries/1660/1660-02-04.html'];
-        },
-      ],
-      [
-        "an entry's topics and title",
-        () => {
-          writeFileSync(
-            join(contentDir, 'entries/1660/1660-02-07.html'),
-            entryFile('1660-02-07', 'topics: [1, 2, 9]\ntitle: Tuesday 7 February 1660\n'),
-          );
-          return ['entries/1660/1660-02-07.html'];
-        },
-      ],
-      [
-        "a topic's title and categories",
-        () => {
-          writeFileSync(
-            join(contentDir, 'topics/10.yaml'),
-            'id: 10\ntitle: Renamed\nkind: place\ncategories: [people, servants]\n',
-          );
-          return ['topics/10.yaml'];
-        },
-      ],
-      [
-        "a category's title (which reorders its parent's children)",
-        () => {
-          const file = join(contentDir, 'categories.yaml');
-          writeFileSync(file, readFileSync(file, 'utf8').replace('title: Servants', 'title: Aaa servants'));
-          return ['categories.yaml'];
-        },
-      ],
-      [
-        'a new entry',
-        () => {
-          writeFileSync(join(contentDir, 'entries/1660/1660-02-02.html'), entryFile('1660-02-02', 'topics: [2]\n'));
-          return ['entries/1660/1660-02-02.html'];
-        },
-      ],
-      [
-        'a removed entry',
-        () => {
-          rmSync(join(contentDir, 'entries/1660/1660-02-01.html'));
-          return ['entries/1660/1660-02-01.html'];
-        },
-      ],
-      [
-        'a file saved by rename (as editors do)',
-        () => {
-          const target = join(contentDir, 'topics/11.yaml');
-          writeFileSync(`${target}.tmp`, 'id: 11\ntitle: Saved by rename\n');
-          renameSync(`${target}.tmp`, target);
-          return ['topics/11.yaml.tmp', 'topics/11.yaml'];
-        },
-      ],
-      [
-        'a renamed folder',
-        () => {
-          renameSync(join(contentDir, 'entries/1661'), join(contentDir, 'entries/year-1661'));
-          return ['entries/1661', 'entries/year-1661'];
-        },
-      ],
-      [
-        'the site configuration',
-        () => {
-          writeFileSync(
-            join(contentDir, 'site.yaml'),
-            'apiOrigin: https://other.test\nsiteOrigin: https://site.test\npageSize: 20\n',
-          );
-          return ['site.yaml'];
-        },
-      ],
-    ];
-    for (const [what, edit] of edits) {
-      const before = readTree(outDir);
-      const report = await session.rebuild(edit());
-      expect(report.ok, what).toBe(true);
-      const after = readTree(outDir);
-      expect(after, what).toEqual(await fullBuild(contentDir));
-      expect([...report.changed].sort(), what).toEqual(differing(before, after));
-      session.settle();
-      expect(readTree(slotDir(outDir, 'a')), what).toEqual(readTree(slotDir(outDir, 'b')));
-    }
+    // One edit of each kind: every kind in test/heavy/incremental-edits.test.ts.
+    await checkEdits(session, contentDir, outDir, fullBuild, EVERYDAY_EDITS);
   });
 
   it('writes only into the generation that is not live, then swaps the symlink', async () => {
