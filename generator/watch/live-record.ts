@@ -84,21 +84,23 @@ export class LiveRecord {
     }
     if (host.rebuilding() || host.basis() === null || this.version === this.recordedVersion) return;
     const version = this.version;
-    this.recording = this.make(version).finally(() => {
+    this.recording = this.make(version).then((dropped) => {
       this.recording = null;
-      // Dropped for a newer version: that one's turn.
-      if (this.version !== version) this.soon();
+      // Dropped for a rebuild or a newer version: tried again (at once, or after that rebuild).
+      if (dropped) this.soon();
     });
   }
 
-  private async make(version: number): Promise<void> {
+  /** Makes the record of `version`; true when it was dropped for something that moved meanwhile. */
+  private async make(version: number): Promise<boolean> {
     const host = this.host;
     const basis = host.basis() as RenderBasis;
     const stale = () =>
       this.closed || this.version !== version || host.rebuilding() || !host.downloadsIdle() || host.basis() !== basis;
     try {
       const inputs = await renderInputs(host.contentDir, basis, host.options, stale);
-      if (inputs === null || stale()) return;
+      // Content that is not what was rendered: its rebuild follows, and records.
+      if (inputs === null || stale()) return stale();
       const { model, search } = basis.site;
       let bytes: Buffer | null = null;
       if (search !== undefined) {
@@ -111,7 +113,7 @@ export class LiveRecord {
           }
           if (performance.now() - turn < SLICE_MS) continue;
           await nextTurn();
-          if (stale()) return;
+          if (stale()) return true;
           turn = performance.now();
         }
       }
@@ -120,5 +122,6 @@ export class LiveRecord {
     } catch (err) {
       this.host.warn(`recording what ${host.contentDir} was made of beside the output failed: ${describeFault(err)}`);
     }
+    return false;
   }
 }
