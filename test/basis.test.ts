@@ -35,6 +35,7 @@ import { patchSite } from '../generator/render/patch.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 import { collectionIndex } from '../generator/render/search-index.ts';
 import { runToEnd } from '../generator/render/steps.ts';
+import { checkBasisDamage } from './helpers/basis-damage.ts';
 import { writeContent } from './helpers/content.ts';
 import { ColdBuilds } from './helpers/edit-sequences.ts';
 import { readTreeBytes } from './helpers/files.ts';
@@ -282,38 +283,12 @@ describe('a basis that cannot be vouched for', () => {
     expect(one('{"date":"1660-01-01"}')?.index('topics')).not.toBeNull();
   });
 
-  const damages: Array<[string, (out: string) => void]> = [
-    ['missing', (out) => rmSync(join(out, BASIS_FILE))],
-    ['changed', (out) => replaceIn(join(out, BASIS_FILE), '"format":1', '"format":2')],
-    [
-      'oversized',
-      (out) => {
-        const m = readManifest(out);
-        const budget = [...(m?.files.values() ?? [])].reduce((n, f) => n + f.size, 1024 * 1024);
-        truncateSync(join(out, BASIS_FILE), budget + 1);
-      },
-    ],
-    [
-      'of another generator',
-      (out) => replaceIn(join(out, MANIFEST_FILE), /"generator":"[0-9a-f]{64}"/, `"generator":"${'0'.repeat(64)}"`),
-    ],
-  ];
+  // A basis changed, and one of another generator, every day; all four damages (missing and
+  // oversized too, which the test above shows are not read) in test/heavy/basis-damage.test.ts.
   const colds = new ColdBuilds();
-  for (const [what, damage] of damages)
-    it(`a rebuild over a basis ${what} renders every file, as a cold build, and saves its own`, async () => {
-      const { contentDir, out } = await built(30, 10);
-      damage(out);
-      replaceIn(join(contentDir, 'entries/1660/1660-02-04.html'), '</p>', ' A word more.</p>');
-      const report = await build({ contentDir, outDir: out, quiet: true, env: {} });
-      expect(report.patched, what).toBe(false);
-      // Every case has the same content: one cold build for all of them.
-      const cold = await colds.of(contentDir);
-      if (!cold.ok) throw new Error(cold.problems.join('\n'));
-      expect(readTreeBytes(out), what).toEqual(cold.tree);
-      // And the rebuild saved a basis of its own again: the next edit is patched.
-      replaceIn(join(contentDir, 'entries/1660/1660-02-04.html'), '</p>', ' Two.</p>');
-      expect((await build({ contentDir, outDir: out, quiet: true, env: {} })).patched, what).toBe(true);
-    });
+  for (const what of ['changed', 'of another generator'])
+    it(`a rebuild over a basis ${what} renders every file, as a cold build, and saves its own`, () =>
+      checkBasisDamage(colds, what));
 });
 
 describe("a rebuild's reads of the live tree", () => {
