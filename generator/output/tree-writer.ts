@@ -20,11 +20,20 @@ export class TreeWriter {
   readonly files: Map<string, FileFacts>;
   /** The manifest was removed and not written again since. */
   private changing = false;
+  /** Hash the files written only when the manifest is written (see the constructor). */
+  private readonly hashLater: boolean;
+  /** The bytes of the files written whose hash is not made yet (hashLater). */
+  private readonly unhashed = new Map<string, Uint8Array>();
 
-  /** A tree in `dir` that holds `files` (the map is the writer's from now on). */
-  constructor(dir: string, files: Map<string, FileFacts>) {
+  /**
+   * A tree in `dir` that holds `files` (the map is the writer's from now on). With `hashLater`, the
+   * hash of a file written is made only when the manifest is (the watch mode: an edit's answers do
+   * not wait for hashing what it writes); until then `files` holds it as ''.
+   */
+  constructor(dir: string, files: Map<string, FileFacts>, options: { hashLater?: boolean } = {}) {
     this.dir = dir;
     this.files = files;
+    this.hashLater = options.hashLater === true;
   }
 
   /** The tree is about to change: its manifest goes first. */
@@ -42,7 +51,10 @@ export class TreeWriter {
     this.begin();
     const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     replaceFile(this.dir, path, data);
-    this.files.set(path, factsOf(hash ?? hashBytes(data), lstatSync(join(this.dir, path))));
+    const later = hash === undefined && this.hashLater;
+    if (later) this.unhashed.set(path, data);
+    else this.unhashed.delete(path);
+    this.files.set(path, factsOf(later ? '' : (hash ?? hashBytes(data)), lstatSync(join(this.dir, path))));
   }
 
   /** Removes the file at `path`. */
@@ -50,6 +62,17 @@ export class TreeWriter {
     this.begin();
     rmSync(join(this.dir, path), { force: true });
     this.files.delete(path);
+    this.unhashed.delete(path);
+  }
+
+  /** What the tree holds, file by file, every hash made (see the constructor). */
+  facts(): Map<string, FileFacts> {
+    for (const [path, data] of this.unhashed) {
+      const f = this.files.get(path);
+      if (f !== undefined) f.hash = hashBytes(data);
+    }
+    this.unhashed.clear();
+    return this.files;
   }
 
   /** Removes the directories that held only files now gone (`gone`: the paths of those files, or more). */
@@ -75,13 +98,18 @@ export class TreeWriter {
     sources: Sources | null = null,
     basis: Uint8Array | null = null,
   ): void {
-    writeManifest(this.dir, { inputs, generator: generatorFingerprint(), files: this.files, changes }, sources, basis);
+    writeManifest(
+      this.dir,
+      { inputs, generator: generatorFingerprint(), files: this.facts(), changes },
+      sources,
+      basis,
+    );
     this.changing = false;
   }
 
   /** Records what the tree holds now as of no known inputs nor generator: a tree left half-way. */
   recordPartial(): void {
-    writeManifest(this.dir, { inputs: null, generator: null, files: this.files, changes: null });
+    writeManifest(this.dir, { inputs: null, generator: null, files: this.facts(), changes: null });
     this.changing = false;
   }
 }

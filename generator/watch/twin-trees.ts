@@ -98,21 +98,28 @@ export function applyFiles(gen: Generation, files: Files): string[] {
  * Writes `files` whole as the generation `slot` of `outDir` (a staging tree renamed into place,
  * through the tree writer), and points the output at it when `live`. Returns the generation.
  */
-function writeWhole(outDir: string, slot: Slot, files: readonly OutputFile[], live: boolean): Generation {
+function writeWhole(
+  outDir: string,
+  slot: Slot,
+  files: readonly OutputFile[],
+  live: boolean,
+  known?: ReadonlyMap<string, FileFacts>,
+): Generation {
   const staging = `${slotDir(outDir, slot)}-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   try {
     mkdirSync(staging, { recursive: true });
-    const writer = new TreeWriter(staging, new Map<string, FileFacts>());
+    const writer = new TreeWriter(staging, new Map<string, FileFacts>(), { hashLater: true });
     writer.write(MARKER_FILE, MARKER_TEXT);
-    for (const f of files) writer.write(f.path, f.body);
+    // The second tree holds the first's bytes: their hashes are known.
+    for (const f of files) writer.write(f.path, f.body, known?.get(f.path)?.hash);
     void discard(slotDir(outDir, slot), outDir);
     renameSync(staging, slotDir(outDir, slot));
     if (live) pointAt(outDir, slot);
     // A rename moves no file: the facts hold in the tree's place.
     return {
       bodies: new Map(files.map((f) => [f.path, f.body])),
-      writer: new TreeWriter(slotDir(outDir, slot), writer.files),
+      writer: new TreeWriter(slotDir(outDir, slot), writer.facts(), { hashLater: true }),
     };
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
@@ -147,7 +154,7 @@ export class TwinTrees {
    */
   static write(outDir: string, live: Slot, files: readonly OutputFile[], warn: (line: string) => void): TwinTrees {
     const first = writeWhole(outDir, live, files, true);
-    const second = writeWhole(outDir, otherSlot(live), files, false);
+    const second = writeWhole(outDir, otherSlot(live), files, false, first.writer.files);
     return new TwinTrees(outDir, live, { [live]: first, [otherSlot(live)]: second } as Record<Slot, Generation>, warn);
   }
 
@@ -197,9 +204,11 @@ export class TwinTrees {
    */
   record(inputs: string, sources: Sources, basis: Uint8Array | null): void {
     const { writer } = this.gens[this.live];
-    const changes = this.recorded === null ? null : changesBetween(this.recorded, writer.files);
+    const files = writer.facts();
+    const changes = this.recorded === null ? null : changesBetween(this.recorded, files);
     writer.record(inputs, changes, sources, basis);
-    this.recorded = new Map(writer.files);
+    // A copy of the facts, each hashed: a file written later gets new ones.
+    this.recorded = new Map(files);
   }
 
   /**
