@@ -119,6 +119,7 @@ const labels: Record<string, string> = {
   category: 'rebuild after one category',
 };
 const hugoMs = median(hugoRuns);
+const coldMs = med('cold', (r) => r.wallMs);
 const figures: Figure[] = [
   { key: 'copy', label: 'cp -r of the output (floor)', value: copyMs, unit: 'ms' },
   ...(hugo === null
@@ -130,8 +131,8 @@ const figures: Figure[] = [
           label: 'cold build / Hugo',
           value: med('cold', (r) => r.wallMs) / hugoMs,
           unit: '×',
-          target: 0.25,
-          targetText: '≤ 0.25× Hugo',
+          target: 0.5,
+          targetText: '≤ 0.5× Hugo',
           reason: 'the build also makes the search index and the downloads (SQLite, gzip), which Hugo does not',
         } satisfies Figure,
       ]),
@@ -141,23 +142,18 @@ const figures: Figure[] = [
       label: labels[k] as string,
       value: med(k, (r) => r.wallMs),
       unit: 'ms',
-      against: { name: 'cp -r', value: copyMs },
-      ...(k === 'cold'
-        ? { target: 2 * copyMs, targetText: '≤ 2× cp -r', reason: 'a cold build renders and writes every file' }
-        : k === 'unchanged'
-          ? {
-              target: 500,
-              targetText: '≤ 0.5 s',
-              reason: 'starting npm and Node, hashing the inputs, checking the tree',
-            }
-          : {
-              target: 600,
-              targetText: '≤ 0.6 s',
-              reason:
-                k === 'category'
-                  ? 'a category edit renders the whole site, and every rebuild makes the downloads whole (SQLite, gzip)'
-                  : 'reading and hashing every content file, and the downloads made whole (SQLite, gzip)',
-            }),
+      // Issue 34's targets are ratios measured in one run: a rebuild against the cold build.
+      against: k === 'cold' ? { name: 'cp -r', value: copyMs } : { name: 'cold', value: coldMs },
+      ...(k === 'cold' || k === 'unchanged'
+        ? {}
+        : {
+            target: 0.35 * coldMs,
+            targetText: '≤ 0.35× cold',
+            reason:
+              k === 'category'
+                ? 'a category edit renders the whole site, and every rebuild makes the downloads whole (SQLite, gzip)'
+                : 'reading and hashing every content file, and the downloads made whole (SQLite, gzip)',
+          }),
     }),
   ),
   ...kinds.map(
@@ -175,8 +171,8 @@ const figures: Figure[] = [
       label: `  peak RSS: ${k}`,
       value: Math.max(...(results.get(k) as Run[]).map((r) => r.maxRssMB)),
       unit: 'MB',
-      target: 200,
-      targetText: '≤ 200 MB',
+      target: 250,
+      targetText: '≤ 250 MB',
       reason: "the whole model, and the downloads' database in sql.js's memory",
     }),
   ),
