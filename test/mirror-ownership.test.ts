@@ -5,11 +5,11 @@
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Running, runCli, startCli } from './helpers/cli.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli, startCli } from './helpers/cli.ts';
 import { writeContent } from './helpers/content.ts';
 import { mediumSite } from './helpers/medium-site.ts';
-import { linksOf } from './helpers/mirror-links.ts';
+import { linksOf, servers } from './helpers/mirror-links.ts';
 import { tempDir } from './helpers/temp.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -17,25 +17,7 @@ vi.setConfig({ testTimeout: 90_000 });
 // A generated site with several pages of each list (the sample would do as well, more slowly:
 // each test builds it three or four times).
 const CONTENT = writeContent(mediumSite(60, 30));
-const SERVING = /^Serving .* at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/m;
-
-const running: Running[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    r.child.kill('SIGTERM');
-    await r.done;
-  }
-});
-
-function start(args: string[], cwd: string): Running {
-  const r = startCli('start', ['--port', '0', '--quiet', ...args], { cwd, env: { NO_COLOR: '1' } });
-  running.push(r);
-  return r;
-}
-
-async function originOf(r: Running): Promise<string> {
-  return (await r.waitFor('stdout', SERVING))[1] as string;
-}
+const { start, originOf, forget } = servers();
 
 describe('a server owns what it serves', () => {
   it('refuses a build into a running server’s directory in one line naming it; a killed holder’s lock is taken over', async () => {
@@ -60,7 +42,7 @@ describe('a server owns what it serves', () => {
     // Killed without a chance to release its lock: the next command takes it over.
     server.child.kill('SIGKILL');
     await server.done;
-    running.splice(running.indexOf(server), 1);
+    forget(server);
     expect(readdirSync(cwd)).toContain('.site-lock');
     const after = await runCli('build', ['--content', CONTENT, '--out', out, '--quiet'], { cwd });
     expect(after.code, after.stderr).toBe(0);
@@ -102,7 +84,7 @@ describe('a server owns what it serves', () => {
     expect(readdirSync(cwd).filter((n) => n.includes('-snap-'))).toHaveLength(1);
     frozen.child.kill('SIGTERM');
     await frozen.done;
-    running.splice(running.indexOf(frozen), 1);
+    forget(frozen);
     expect(readdirSync(cwd).filter((n) => n.includes('-snap-'))).toEqual([]);
   });
 });

@@ -5,33 +5,15 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Running, runCli, startCli } from '../helpers/cli.ts';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { writeContent } from '../helpers/content.ts';
 import { mediumSite } from '../helpers/medium-site.ts';
-import { linksOf } from '../helpers/mirror-links.ts';
+import { linksOf, servers } from '../helpers/mirror-links.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const CONTENT = writeContent(mediumSite(60, 30));
-const SERVING = /^Serving .* at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/m;
-
-const running: Running[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    r.child.kill('SIGTERM');
-    await r.done;
-  }
-});
-
-function start(args: string[], cwd: string): Running {
-  const r = startCli('start', ['--port', '0', '--quiet', ...args], { cwd, env: { NO_COLOR: '1' } });
-  running.push(r);
-  return r;
-}
-
-async function originOf(r: Running): Promise<string> {
-  return (await r.waitFor('stdout', SERVING))[1] as string;
-}
+const { start, originOf } = servers();
 
 describe('a server owns what it serves', () => {
   it('two servers and a build at once: each server links to itself, in a directory of its own', async () => {
