@@ -8,10 +8,9 @@ import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DOWNLOAD_PATHS, SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { NO_STORE } from '../generator/core/headers.ts';
-import { parseSiteIndex } from '../generator/core/site-index.ts';
 import type { AssetsBinding, Env } from '../generator/deploy/cloudflare/worker.ts';
 import { CONTRACT_HEADER_NAMES, randomRequests } from './edge/requests.ts';
-import { packPath, readServed } from './helpers/files.ts';
+import { knownRecords, packPath, readServed } from './helpers/files.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
@@ -145,10 +144,7 @@ describe('Cloudflare Worker (in-process)', () => {
   it('answers 500 random requests exactly as the local server does', async () => {
     const worker = await freshWorker();
     const assets = assetsOf(site.publicDir);
-    const loaded = parseSiteIndex(readFileSync(join(site.publicDir, SITE_INDEX_FILE), 'utf8'));
-    if (!loaded.ok) throw new Error(loaded.error);
-    const index = loaded.value;
-    const known = { dates: index.entryDates, slugs: [...index.categorySlugs], ids: [...index.topicIds] };
+    const known = knownRecords(site.publicDir);
     for (const { method, path } of randomRequests(500, known, 1667)) {
       const label = `${method} ${path}`;
       const url = site.origin + path;

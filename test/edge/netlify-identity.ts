@@ -9,14 +9,14 @@ import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prng } from '../../generator/core/random.ts';
-import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import { CDN_CACHE_CONTROL, NETLIFY_VARY } from '../../generator/deploy/netlify/cache.ts';
 import type { EdgeFunction, NetlifyContext } from '../../generator/deploy/netlify/edge.ts';
 import { writeNetlifyFunction } from '../../generator/deploy/netlify/generate.ts';
 import { BROWSER_ACCEPT } from '../contract/suite.ts';
+import { knownRecords } from '../helpers/files.ts';
 import { type LocalSite, sampleSite, startLocalSite } from '../helpers/local-server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { CONTRACT_HEADER_NAMES, randomRequests } from './requests.ts';
+import { CONTRACT_HEADER_NAMES, type Known, randomRequests } from './requests.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const CONTENT = join(REPO, 'content');
@@ -55,17 +55,11 @@ export function edgeEqualsLocalServer(pageSize: number, count: number): void {
   describe(`Netlify edge function = local server, byte for byte (page size ${pageSize})`, () => {
     let site: LocalSite;
     let api: EdgeFunction;
-    let known: { dates: string[]; slugs: string[]; ids: number[] };
+    let known: Known;
     beforeAll(async () => {
       site = pageSize === 50 ? sampleSite() : await startLocalSite(CONTENT, { pageSize });
       api = await generatedFunction(site.publicDir);
-      const loaded = parseSiteIndex(readFileSync(join(site.publicDir, '_data', 'site-index.json'), 'utf8'));
-      if (!loaded.ok) throw new Error(loaded.error);
-      known = {
-        dates: loaded.value.entryDates,
-        slugs: [...loaded.value.categorySlugs],
-        ids: [...loaded.value.topicIds],
-      };
+      known = knownRecords(site.publicDir);
     });
     afterAll(async () => {
       if (pageSize !== 50) await site?.stop();

@@ -5,13 +5,12 @@
 //
 // Needs `npm run cloudflare:install`; skipped with a message without it, except under CI=true.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prng } from '../../generator/core/random.ts';
-import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import { INSTALL, startWorkerd, type Workerd, wranglerInstalled } from '../../tools/cloudflare/workerd.ts';
-import { CONTRACT_HEADER_NAMES, randomRequests } from '../edge/requests.ts';
+import { CONTRACT_HEADER_NAMES, type Known, randomRequests } from '../edge/requests.ts';
+import { knownRecords } from '../helpers/files.ts';
 import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
 
 const CONTENT = join(import.meta.dirname, '..', '..', 'content');
@@ -40,17 +39,11 @@ if (!wranglerInstalled()) {
     describe(`Cloudflare Worker in workerd = local server, byte for byte (page size ${pageSize})`, () => {
       let site: LocalSite;
       let workerd: Workerd;
-      let known: { dates: string[]; slugs: string[]; ids: number[] };
+      let known: Known;
       beforeAll(async () => {
         site = await startLocalSite(CONTENT, { pageSize });
         workerd = await startWorkerd({ publicDir: site.publicDir });
-        const loaded = parseSiteIndex(readFileSync(join(site.publicDir, '_data', 'site-index.json'), 'utf8'));
-        if (!loaded.ok) throw new Error(loaded.error);
-        known = {
-          dates: loaded.value.entryDates,
-          slugs: [...loaded.value.categorySlugs],
-          ids: [...loaded.value.topicIds],
-        };
+        known = knownRecords(site.publicDir);
       });
       afterAll(async () => {
         await workerd?.stop();

@@ -7,12 +7,11 @@
 // Needs `npm run netlify:install`; skipped with a message without it, except under CI=true.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prng } from '../../generator/core/random.ts';
-import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import {
   FUNCTION_FILE,
   FUNCTIONS_DIR,
@@ -22,6 +21,7 @@ import {
 import { denoDir, emulatorInstalled, INSTALL } from '../../tools/netlify/emulator.ts';
 import { BROWSER_ACCEPT } from '../contract/suite.ts';
 import { CONTRACT_HEADER_NAMES, randomRequests } from '../edge/requests.ts';
+import { knownRecords } from '../helpers/files.ts';
 import { type LocalSite, startLocalSite } from '../helpers/local-server.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -109,13 +109,7 @@ describe.runIf(installed)('Netlify edge function in Deno', () => {
   });
 
   it('passes its Deno tests, with answers byte-identical to the local server on 3,000 random requests', async () => {
-    const loaded = parseSiteIndex(readFileSync(join(site.publicDir, '_data', 'site-index.json'), 'utf8'));
-    if (!loaded.ok) throw new Error(loaded.error);
-    const known = {
-      dates: loaded.value.entryDates,
-      slugs: [...loaded.value.categorySlugs],
-      ids: [...loaded.value.topicIds],
-    };
+    const known = knownRecords(site.publicDir);
     const rand = prng(1667);
     const requests = randomRequests(3000, known, 1669).map(({ method, path }) => {
       // No compressed answers: the local server's compression is its own layer, not the core's.

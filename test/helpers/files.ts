@@ -5,9 +5,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detailFile, SITE_INDEX_FILE } from '../../generator/core/files.ts';
 import { packCount, packFile, packOf, unpack, unpacking } from '../../generator/core/packs.ts';
-import { parseSiteIndex } from '../../generator/core/site-index.ts';
+import { parseSiteIndex, type SiteIndex } from '../../generator/core/site-index.ts';
 import type { Collection } from '../../generator/core/types.ts';
 import { ASSETS_IGNORE_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
+import type { Known } from '../edge/requests.ts';
 
 /**
  * A file's body as a string to compare: text as it is, the bytes of a binary file (the downloads:
@@ -65,14 +66,26 @@ export function isDetailName(path: string): boolean {
   return DETAIL.test(path);
 }
 
-/** The pack (core/packs.ts) of a record of the site built in `dir`, a path relative to it. */
-export function packPath(dir: string, collection: Collection, key: string): string {
+/** The site index of the site built in `dir`; throws when it cannot be read. */
+export function siteIndexOf(dir: string): SiteIndex {
   const index = parseSiteIndex(readFileSync(join(dir, SITE_INDEX_FILE), 'utf8'));
   if (!index.ok) throw new Error(`${dir}: ${index.error}`);
+  return index.value;
+}
+
+/** The records of the site built in `dir`, for random requests (test/edge/requests.ts). */
+export function knownRecords(dir: string): Known {
+  const index = siteIndexOf(dir);
+  return { dates: index.entryDates, slugs: [...index.categorySlugs], ids: [...index.topicIds] };
+}
+
+/** The pack (core/packs.ts) of a record of the site built in `dir`, a path relative to it. */
+export function packPath(dir: string, collection: Collection, key: string): string {
+  const index = siteIndexOf(dir);
   const count = {
-    entries: index.value.entryDates.length,
-    categories: index.value.categorySlugs.size,
-    topics: index.value.topicIds.size,
+    entries: index.entryDates.length,
+    categories: index.categorySlugs.size,
+    topics: index.topicIds.size,
   };
   return packFile(collection, packOf(key, packCount(count[collection])));
 }
@@ -82,15 +95,14 @@ export function packPath(dir: string, collection: Collection, key: string): stri
  * detailFile) out of its pack, any other file as it is; undefined when there is none.
  */
 export function readServed(dir: string, file: string): string | undefined {
-  const index = parseSiteIndex(readFileSync(join(dir, SITE_INDEX_FILE), 'utf8'));
-  if (!index.ok) throw new Error(`${dir}: ${index.error}`);
+  const index = siteIndexOf(dir);
   const read = unpacking((f) => {
     try {
       return readFileSync(join(dir, f));
     } catch {
       return null;
     }
-  }, index.value);
+  }, index);
   const bytes = read(file) as Uint8Array | null;
   return bytes === null ? undefined : Buffer.from(bytes).toString('utf8');
 }
