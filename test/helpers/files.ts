@@ -67,7 +67,7 @@ export function isDetailName(path: string): boolean {
 }
 
 /** The site index of the site built in `dir`; throws when it cannot be read. */
-export function siteIndexOf(dir: string): SiteIndex {
+function siteIndexOf(dir: string): SiteIndex {
   const index = parseSiteIndex(readFileSync(join(dir, SITE_INDEX_FILE), 'utf8'));
   if (!index.ok) throw new Error(`${dir}: ${index.error}`);
   return index.value;
