@@ -57,6 +57,36 @@ interface Run {
   p50: number;
   p99: number;
   longest: { ms: number; at: number }[];
+  /** From the edit's write to the first answer that shows it (ms), or null if none did in the run. */
+  current: { detail: number | null; search: number | null; downloads: number | null };
+}
+
+// The edited entry's date (its file's name), and a word only the edit brings (issue 34's target:
+// an edit's answers current within 100 ms, the downloads within 2 s).
+const editedDate = edit.file.replace(/^.*\//, '').replace(/\.[a-z]+$/, '');
+const DOWNLOADS = '/api/v1/downloads';
+/** How long after the edit its answers are waited for (the run's own asking may end before). */
+const WATCH_MS = 20_000;
+
+/**
+ * Asks for `path` every 5 ms, one request at a time, until `shows` holds of its body or `until`
+ * passes; the milliseconds from `since` to the arrival of the first answer that showed it (an
+ * upper bound: a request asked before the edit went live may wait for the rebuild and show it).
+ */
+async function firstShowing(
+  origin: string,
+  path: string,
+  shows: (body: string) => boolean,
+  since: number,
+  until: number,
+): Promise<number | null> {
+  while (performance.now() < until) {
+    const r = await fetch(`${origin}${path}`);
+    const body = await r.text();
+    if (r.status === 200 && shows(body)) return performance.now() - since;
+    await sleep(5);
+  }
+  return null;
 }
 
 async function oneRun(round: number): Promise<Run> {
@@ -68,12 +98,29 @@ async function oneRun(round: number): Promise<Run> {
     await sleep(2000);
     const times: { ms: number; at: number }[] = [];
     const t0 = performance.now();
+    const downloadsBefore = await (await fetch(`${origin}${DOWNLOADS}`)).text();
+    const marker = `benchmark edit ${round}`;
     let edited = false;
+    let current: Promise<Run['current']> | undefined;
     while (performance.now() - t0 < seconds * 1000) {
       if (!edited && performance.now() - t0 >= 1000) {
         const file = join(content, edit.file);
         writeFileSync(file, edit.apply(readFileSync(file, 'utf8'), round));
         edited = true;
+        const at = performance.now();
+        const watchUntil = at + WATCH_MS;
+        // Three other clients: the edited entry, a search for the edit's word, the downloads' listing.
+        current = Promise.all([
+          firstShowing(origin, `/api/v1/entries/${editedDate}`, (b) => b.includes(marker), at, watchUntil),
+          firstShowing(
+            origin,
+            '/api/v1/entries?search=benchmark',
+            (b) => b.includes(`"${editedDate}"`),
+            at,
+            watchUntil,
+          ),
+          firstShowing(origin, DOWNLOADS, (b) => b !== downloadsBefore, at, watchUntil),
+        ]).then(([detail, search, downloads]) => ({ detail, search, downloads }));
       }
       const start = performance.now();
       const r = await fetch(`${origin}${asked}`);
@@ -88,6 +135,7 @@ async function oneRun(round: number): Promise<Run> {
       p50: median(sorted),
       p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] as number,
       longest: [...times].sort((a, b) => b.ms - a.ms).slice(0, 4),
+      current: (await current) ?? { detail: null, search: null, downloads: null },
     };
   } finally {
     child.kill('SIGTERM');
@@ -108,6 +156,7 @@ trash.put(out);
 trash.empty();
 cleanedUp(work);
 
+const shown = (n: number | null) => (n === null ? 'never' : `after ${ms(n)}`);
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
 process.stdout.write(
   `machine: ${machine.cpu}, ${machine.cores} cores; Node ${machine.node}; commit ${machine.commit}\n` +
@@ -118,9 +167,25 @@ process.stdout.write(
 for (const [i, r] of results.entries()) {
   const longest = r.longest.map((l) => `${ms(l.ms)} at ${l.at.toFixed(2)} s`).join(', ');
   process.stdout.write(
-    `run ${i + 1}: ${r.answers} answers, median ${ms(r.p50)}, p99 ${ms(r.p99)}; longest: ${longest}\n`,
+    `run ${i + 1}: ${r.answers} answers, median ${ms(r.p50)}, p99 ${ms(r.p99)}; longest: ${longest}\n` +
+      `       the edit shown by: the entry ${shown(r.current.detail)}, a search ${shown(r.current.search)}, ` +
+      `the downloads' listing ${shown(r.current.downloads)}\n`,
   );
 }
+const medianOf = (pick: (c: Run['current']) => number | null): number | null => {
+  const seen = results.map((r) => pick(r.current));
+  return seen.some((v) => v === null) ? null : median(seen as number[]);
+};
+const detail = medianOf((c) => c.detail);
+const search = medianOf((c) => c.search);
+const downloads = medianOf((c) => c.downloads);
+const judged = (v: number | null, target: number) =>
+  v === null ? 'NOT MET (a run never showed it)' : v <= target ? 'met' : 'NOT MET';
+process.stdout.write(
+  `\nthe edit's answers current (median of the runs): the entry ${shown(detail)}, a search ${shown(search)}: ` +
+    `≤ 100 ms ${judged(detail === null || search === null ? null : Math.max(detail, search), 100)}; ` +
+    `the downloads ${shown(downloads)}: ≤ 2 s ${judged(downloads, 2000)}\n`,
+);
 process.stdout.write(
   `\nmedian of the runs: p99 ${ms(median(results.map((r) => r.p99)))}, longest ${ms(median(results.map((r) => r.longest[0]?.ms ?? 0)))}\n`,
 );
