@@ -1,5 +1,7 @@
 // `pepys-api init`: a new content directory that builds as it is, in the calendar and locale
-// asked for; refusals are one line and exit 2, with nothing written.
+// asked for; refusals are one line and exit 2, with nothing written. The first test runs the
+// command as a user does, a process of its own; the others run it in this process
+// (test/helpers/in-process.ts), as do their builds' refusals of bad options where they can.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,8 +12,9 @@ import { loadContent } from '../generator/content/load.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
-import { runCli } from './helpers/cli.ts';
+import { type CliResult, runCli } from './helpers/cli.ts';
 import { readServed } from './helpers/files.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { tempDir } from './helpers/temp.ts';
 
 // Each test runs several processes, and a loaded machine can make each take seconds.
@@ -47,10 +50,9 @@ describe('init', () => {
       ],
       [[], /give one directory/],
     ];
-    // Each a process of its own, at once (none of them writes anything).
-    const results = await Promise.all(cases.map(([args]) => runCli('init', args)));
+    const results = cases.map(([args]) => runInProcess('init', args));
     for (const [i, [args, message]] of cases.entries()) {
-      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
+      const r = results[i] as CliResult;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr).toMatch(message);
@@ -61,7 +63,7 @@ describe('init', () => {
 
   it('writes netlify.toml and wrangler.jsonc into the project when asked, for that content, and never over one', async () => {
     const project = tempDir('pepys-init-project-');
-    const r = await runCli('init', ['my diary', '--netlify', '--cloudflare'], { cwd: project });
+    const r = runInProcess('init', ['my diary', '--netlify', '--cloudflare'], { cwd: project });
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(project).sort()).toEqual(['my diary', 'netlify.toml', 'wrangler.jsonc']);
     const toml = readFileSync(join(project, 'netlify.toml'), 'utf8');
@@ -85,7 +87,7 @@ describe('init', () => {
     expect(config.assets.run_worker_first).toEqual(ownRoutes);
     expect(config.assets.directory).toBe('./public');
 
-    const again = await runCli('init', ['other', '--netlify'], { cwd: project });
+    const again = runInProcess('init', ['other', '--netlify'], { cwd: project });
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/netlify\.toml exists here: init does not replace it/);
     expect(existsSync(join(project, 'other'))).toBe(false);
@@ -94,7 +96,7 @@ describe('init', () => {
 
   it('builds with the calendar and locale given on the command line, over site.yaml', async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
-    expect((await runCli('init', [dir, '--start', '1700-02-28', '--calendar', 'julian'])).code).toBe(0);
+    expect(runInProcess('init', [dir, '--start', '1700-02-28', '--calendar', 'julian']).code).toBe(0);
     const out = join(tempDir('pepys-init-'), 'public');
     const r = await runCli('build', [
       '--content',
@@ -120,7 +122,7 @@ describe('init', () => {
 
   it('builds with the period given on the command line, over site.yaml, checked as site.yaml’s is', async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
-    expect((await runCli('init', [dir, '--start', '1914-08-02'])).code).toBe(0);
+    expect(runInProcess('init', [dir, '--start', '1914-08-02']).code).toBe(0);
     const out = join(tempDir('pepys-init-'), 'public');
     const wider = await runCli('build', [
       '--content',
@@ -160,7 +162,7 @@ describe('init', () => {
       cases.map(([period]) => runCli('build', ['--content', dir, '--out', out, '--period', period, '--quiet'])),
     );
     for (const [i, [period, code, message]] of cases.entries()) {
-      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
+      const r = results[i] as CliResult;
       expect(r.code, period).toBe(code);
       expect(r.stderr, period).toMatch(message);
     }
@@ -181,10 +183,10 @@ describe('init', () => {
 
   it('writes what its own build accepts: a period that ends in year 9999 at the latest, a Julian leap day', async () => {
     const last = join(tempDir('pepys-init-'), 'last');
-    expect((await runCli('init', [last, '--start', '9999-12-31'])).code).toBe(0);
+    expect(runInProcess('init', [last, '--start', '9999-12-31']).code).toBe(0);
     expect((await loadContent(last)).model.config.period).toEqual({ start: '9999-12-31', end: '9999-12-31' });
     const leap = join(tempDir('pepys-init-'), 'leap');
-    const julian = await runCli('init', [leap, '--start', '1700-02-29', '--calendar', 'julian']);
+    const julian = runInProcess('init', [leap, '--start', '1700-02-29', '--calendar', 'julian']);
     expect(julian.code, julian.stderr).toBe(0);
     const { model } = await loadContent(leap);
     expect(model.config.period).toEqual({ start: '1700-02-29', end: '1701-02-28' });
@@ -200,9 +202,9 @@ describe('init', () => {
         'error: the site.yaml it would write: "title" must be a non-empty string of at most 200 characters\n',
       ],
     ];
-    const results = await Promise.all(cases.map(([args]) => runCli('init', [refused, ...args])));
+    const results = cases.map(([args]) => runInProcess('init', [refused, ...args]));
     for (const [i, [args, stderr]] of cases.entries()) {
-      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
+      const r = results[i] as CliResult;
       expect([r.code, r.stderr], args.join(' ')).toEqual([2, stderr]);
       expect(existsSync(refused)).toBe(false);
     }
@@ -211,10 +213,10 @@ describe('init', () => {
   it("quotes the directory in its 'next:' line for a POSIX shell", async () => {
     const parent = tempDir('pepys-init-');
     const names = ['my diary', "Pepys's", 'two\nlines', '--dashes', '-', 'plain_1.0'];
-    // Each into a directory of its own, at once.
-    const results = await Promise.all(names.map((name) => runCli('init', ['--', name], { cwd: parent })));
+    // Each into a directory of its own.
+    const results = names.map((name) => runInProcess('init', ['--', name], { cwd: parent }));
     for (const [i, name] of names.entries()) {
-      const r = results[i] as Awaited<ReturnType<typeof runCli>>;
+      const r = results[i] as CliResult;
       expect(r.code, r.stderr).toBe(0);
       const command = /; next: (pepys-api build [\s\S]*)\n$/.exec(r.stdout)?.[1] as string;
       // The words a POSIX shell makes of it (sh runs printf in its place).
@@ -227,7 +229,7 @@ describe('init', () => {
 
   it("pre-renders the years and months of the diary's own period that have entries, and the server answers from them", async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
-    expect((await runCli('init', [dir, '--start', '1914-08-02'])).code).toBe(0);
+    expect(runInProcess('init', [dir, '--start', '1914-08-02']).code).toBe(0);
     const out = join(tempDir('pepys-init-'), 'public');
     // In this process: the command line's build of an init'ed diary is the tests' above.
     await build({ contentDir: dir, outDir: out, quiet: true, env: {} });

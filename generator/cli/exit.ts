@@ -28,6 +28,28 @@ function coloured(text: string): string {
   return text.startsWith('error:') ? `${c.bold(c.red('error:'))}${text.slice('error:'.length)}` : text;
 }
 
+/**
+ * A command's end before its work is done, thrown where the command runs in-process
+ * (options.ts readCommand, init-command.ts): the status, the message of `error: <message>` (none
+ * for status 0) and what goes to standard output (--help, --version).
+ */
+export class CommandEnd extends Error {
+  readonly status: number;
+  readonly stdout: string;
+  constructor(status: number, message: string, stdout = '') {
+    super(message);
+    this.name = 'CommandEnd';
+    this.status = status;
+    this.stdout = stdout;
+  }
+}
+
+/** `error: <message>` as fail() prints it: control characters shown, `error:` coloured when `colour` is. */
+export function errorLine(message: string, colour = c): string {
+  const text = printable(`error: ${message}\n`);
+  return `${colour.bold(colour.red('error:'))}${text.slice('error:'.length)}`;
+}
+
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**

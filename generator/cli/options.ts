@@ -9,7 +9,7 @@ import { parseConvention, parseOrigin, readSiteConfig } from '../content/config.
 import { titleFormat } from '../content/locale.ts';
 import { CALENDARS, type CalendarName } from '../core/calendar.ts';
 import { type Period, periodProblem } from '../core/period.ts';
-import { fail } from './exit.ts';
+import { CommandEnd, EXIT_USAGE, fail } from './exit.ts';
 
 export const CONFIG_OPTIONS = {
   content: { type: 'string', default: 'content' },
@@ -134,8 +134,29 @@ export function parseCommand<T extends ParseArgsConfig>(
   usage: string,
   config: T,
 ): ReturnType<typeof parseArgs<T>> {
+  try {
+    return readCommand(invocation, usage, config, process.env);
+  } catch (err) {
+    if (!(err instanceof CommandEnd)) throw err;
+    if (err.stdout !== '') process.stdout.write(err.stdout);
+    if (err.status === 0) process.exit(0);
+    fail(err.message, err.status);
+  }
+}
+
+/**
+ * parseCommand without ending the process, for a command run in-process (init-command.ts): its
+ * end (help, version, a usage error) is thrown as a CommandEnd. `config.args` is the line (by
+ * default the process's); `env`, where PEPYS_API_COMMAND is read.
+ */
+export function readCommand<T extends ParseArgsConfig>(
+  invocation: string,
+  usage: string,
+  config: T,
+  env: Readonly<Record<string, string | undefined>>,
+): ReturnType<typeof parseArgs<T>> {
   // Run as the package's command (bin/pepys-api.mjs says which): its words, not npm's.
-  const asBin = process.env.PEPYS_API_COMMAND;
+  const asBin = env.PEPYS_API_COMMAND;
   if (asBin !== undefined && asBin !== '' && invocation.startsWith('npm ')) {
     invocation = asBin;
     usage = usage.replace(/^usage: npm (?:start|run [\w:-]+) --/, `usage: ${asBin}`);
@@ -144,19 +165,14 @@ export function parseCommand<T extends ParseArgsConfig>(
   try {
     parsed = parseArgs(config);
   } catch (err) {
-    fail(
+    throw new CommandEnd(
+      EXIT_USAGE,
       `${((err as Error).message.split('\n')[0] ?? '').split('. ')[0]?.replace(/\.$/, '')} (${invocation}${invocation.startsWith('npm ') ? ' --' : ''} --help)`,
     );
   }
   const values = parsed.values as { help?: boolean; version?: boolean };
-  if (values.help === true) {
-    process.stdout.write(usage.endsWith('\n') ? usage : `${usage}\n`);
-    process.exit(0);
-  }
-  if (values.version === true) {
-    process.stdout.write(`${versionLine()}\n`);
-    process.exit(0);
-  }
+  if (values.help === true) throw new CommandEnd(0, '', usage.endsWith('\n') ? usage : `${usage}\n`);
+  if (values.version === true) throw new CommandEnd(0, '', `${versionLine()}\n`);
   return parsed;
 }
 
