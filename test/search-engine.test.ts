@@ -31,6 +31,7 @@ import {
   collectionIndex,
   collectionIndexFiles,
   collectionIndexFilesOf,
+  postingsMap,
 } from '../generator/render/search-index.ts';
 
 /** A few words, some sharing a stem, some with diacritics, some that are stop words elsewhere. */
@@ -224,6 +225,29 @@ describe('the index changed a document at a time (the watch mode)', () => {
         expect(new Map(full.map((f) => [f.path, f.body]))).toEqual(files);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('keeps the postings a full index has, word by word, over many changes (layered, then one Map again)', () => {
+    // More edits than changes are layered (search-index.ts MAX_LAYERS), so that both the layers
+    // and the Map they are copied into are asked; a word no document has any more has none.
+    fc.assert(
+      fc.property(collection, fc.array(fc.tuple(fc.nat(), fields), { minLength: 1, maxLength: 40 }), (docs, edits) => {
+        let index = collectionIndex('entries', docs.length, (i) => docs[i] as Fields);
+        const everWords = new Set(index.shardWords.flat());
+        const now = [...docs];
+        for (const [at, after] of edits) {
+          const doc = at % now.length;
+          index = changeDocuments(index, [{ doc, before: now[doc] as Fields, after }]).index;
+          now[doc] = after;
+          for (const word of index.shardWords.flat()) everWords.add(word);
+        }
+        const full = collectionIndex('entries', now.length, (i) => now[i] as Fields);
+        expect(index.shardWords).toEqual(full.shardWords);
+        for (const word of everWords) expect(index.postings.get(word)).toBe(full.postings.get(word));
+        expect(postingsMap(index)).toEqual(postingsMap(full));
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -49,10 +49,54 @@ export interface CollectionIndex {
   count: number;
   /** The number of words of each field of each document: [doc * FIELD_COUNT + field]. */
   lengths: readonly number[];
-  /** Each word's packed postings (postings.ts). */
-  postings: ReadonlyMap<string, string>;
+  /** Each word's packed postings (postings.ts), by word. */
+  postings: PackedPostings;
   /** The words of each shard, in ascending order (of UTF-16 code units). */
   shardWords: ReadonlyArray<readonly string[]>;
+}
+
+/**
+ * Each word's packed postings, looked up by word: the index never walks them (its shards list the
+ * words). A Map, or a change's words over the postings it changed (see changedPostings).
+ */
+export interface PackedPostings {
+  get(word: string): string | undefined;
+}
+
+/** A change's postings: the words it changed (null: a word gone), over those before it. */
+interface ChangedPostings extends PackedPostings {
+  readonly depth: number;
+}
+
+/** Changes layered before the postings are copied into one Map again. */
+const MAX_LAYERS = 16;
+
+/**
+ * The postings of `below` with `changed` over them. A watch-mode rebuild after an entry's edit
+ * spent most of its time copying the entries' 17,000 postings into a new Map (12–45 ms a
+ * rebuild), for the few words the edit changed; now it copies them once every MAX_LAYERS
+ * rebuilds, the words of the changed index (`words`) in order.
+ */
+function changedPostings(
+  below: PackedPostings,
+  changed: ReadonlyMap<string, string | null>,
+  words: ReadonlyArray<readonly string[]>,
+): PackedPostings {
+  const depth = ((below as Partial<ChangedPostings>).depth ?? 0) + 1;
+  const get = (word: string): string | undefined => {
+    const mine = changed.get(word);
+    return mine === undefined ? below.get(word) : (mine ?? undefined);
+  };
+  if (depth > MAX_LAYERS) return postingsMap({ postings: { get }, shardWords: words });
+  const layer: ChangedPostings = { get, depth };
+  return layer;
+}
+
+/** An index's postings as one Map, its words in the shards' order. */
+export function postingsMap(index: Pick<CollectionIndex, 'postings' | 'shardWords'>): Map<string, string> {
+  return new Map(
+    index.shardWords.flatMap((words) => words.map((word) => [word, index.postings.get(word) as string] as const)),
+  );
 }
 
 /** The index of both searched collections. */
@@ -198,7 +242,11 @@ export function changeDocuments(
   index: CollectionIndex,
   changes: ReadonlyArray<{ doc: number; before: Fields; after: Fields }>,
 ): { index: CollectionIndex; files: IndexFile[] } {
-  const postings = new Map(index.postings);
+  const postings = new Map<string, string | null>();
+  const postingsOf = (word: string): string => {
+    const mine = postings.get(word);
+    return mine === undefined ? (index.postings.get(word) ?? '') : (mine ?? '');
+  };
   const lengths = [...index.lengths];
   const shardWords = [...index.shardWords];
   const touched = new Set<number>();
@@ -215,12 +263,11 @@ export function changeDocuments(
       const positions = now.words.get(word) ?? [];
       const old = was.words.get(word);
       if (old !== undefined && sameNumbers(old, positions)) continue;
-      const had = postings.get(word) ?? '';
+      const had = postingsOf(word);
       const changed = replaceDocument(had, doc, positions);
       const shard = shardOf(word, index.shards);
       touched.add(shard);
-      if (changed === '') postings.delete(word);
-      else postings.set(word, changed);
+      postings.set(word, changed === '' ? null : changed);
       if ((had === '') !== (changed === '')) {
         // A word that comes or goes: its shard's list of words, in order.
         const list = [...(shardWords[shard] ?? [])];
@@ -230,7 +277,12 @@ export function changeDocuments(
       }
     }
   }
-  const next: CollectionIndex = { ...index, lengths, postings, shardWords };
+  const next: CollectionIndex = {
+    ...index,
+    lengths,
+    postings: postings.size === 0 ? index.postings : changedPostings(index.postings, postings, shardWords),
+    shardWords,
+  };
   const files = [...touched].sort((a, b) => a - b).map((shard) => shardFile(next, shard));
   if (lengthsChanged) files.unshift(docsFile(next));
   return { index: next, files };
