@@ -15,7 +15,7 @@ import { ContentError, printable } from './content/problems.ts';
 import type { OutputFile } from './output/file.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
-import { basisBytes, parseBasis, patchBasisSteps, type SavedBasis, searchBasisOf } from './render/basis.ts';
+import { basisPieces, parseBasis, patchBasisSteps, type SavedBasis, searchBasisOf } from './render/basis.ts';
 import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
 import { patchSite } from './render/patch.ts';
 import { renderFiles } from './render/render-site.ts';
@@ -28,6 +28,15 @@ const RENDER_SLICE_MS = 5;
 // The build's options, report and progress reporter are in build-types.ts, which unchanged.ts
 // imports too (without this module); re-exported for the build's callers.
 export type { BuildOptions, BuildProgress, BuildReport } from './build-types.ts';
+
+/**
+ * Adds the downloads' files to the site once made, their list after them. Awaited here, not in
+ * build(): its frame would keep them (a register) until it returns.
+ */
+async function addDownloads(site: StagedSite | Rebuild, made: Promise<Downloads>): Promise<void> {
+  const { files, list } = await made;
+  for (const f of [...files, list]) site.add(f.path, f.body);
+}
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
   // Given no reporter, the build says nothing of its steps (its warnings still follow `quiet`).
@@ -100,6 +109,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // A rebuild whose edits the watch mode's fast path takes renders only the files they change
     // (render/patch.ts, from the last build's basis); every other file is kept.
     const last = saved === null ? null : await addSteps(patchBasisSteps(state, model, records.sources, saved));
+    // The files as parsed are the watch mode's, to parse one again and validate; a build is done
+    // with them once its model is made and its basis patched (at thirty times the topics, ≈90 MB
+    // of wrappers, problems and signatures held through the rendering).
+    state.parsed.clear();
     let entriesIndex: BuildReport['entriesIndex'] = 'changed';
     let search: SiteSearchIndex;
     if (last !== null) {
@@ -107,9 +120,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       await addSteps(patched.files.values());
       search = patched.site.search as SiteSearchIndex;
     } else ({ index: search, entriesIndex } = await addSteps(everything()));
-    // The files first, their list (sizes and hashes) after them, as renderFiles gives them.
-    const { files, list } = await downloads;
-    for (const f of [...files, list]) site.add(f.path, f.body);
+    // The files first, their list (sizes and hashes) after them, as renderFiles gives them; let
+    // go of once written (the database is 20 MB on the whole diary, 100 MB at thirty times the
+    // topics: held until the build returned, through the writing of the basis).
+    await addDownloads(site, downloads);
+    downloads = undefined;
     // Every other file of a patched rebuild is kept, each checked first (rebuild.ts keepLive): one
     // the live tree no longer holds as written (damaged in place) is rendered again, with the rest.
     let patched = last !== null;
@@ -120,7 +135,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       ({ index: search, entriesIndex } = await addSteps(everything()));
     }
     // A patched rebuild's basis is the last one with the edited records' lines replaced.
-    const basis = basisBytes(
+    const basis = basisPieces(
       model,
       search,
       patched && saved !== null && last !== null ? { saved, edits: last.edits } : undefined,

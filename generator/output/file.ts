@@ -13,3 +13,15 @@ export interface OutputFile {
 export interface TextFile extends OutputFile {
   body: string;
 }
+
+/**
+ * Bytes made a piece at a time, anew each time they are asked for: a large record of the build
+ * (its basis: 16 MB on the whole diary, 124 MB at thirty times the topics) written and hashed
+ * as it is made, never held whole.
+ */
+export interface Pieces {
+  pieces(): Iterable<Uint8Array>;
+}
+
+/** A record's bytes: whole, or in pieces. */
+export type RecordBytes = Uint8Array | Pieces;

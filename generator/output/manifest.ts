@@ -11,11 +11,12 @@
 // A tree that is being changed has no manifest: it is removed before the first write and
 // written again after the last, so a rebuild killed in between leaves a tree that is not trusted.
 
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { type Dirent, lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Sources } from '../content/fingerprint.ts';
 import { readRegular } from '../content/read-regular.mjs';
+import type { RecordBytes } from './file.ts';
 import { replaceFile } from './replace-file.ts';
 
 export const MANIFEST_FILE = '.pepys-manifest.json';
@@ -91,14 +92,36 @@ export function factsOf(hash: string, s: Pick<Stats, 'size' | 'ino' | 'mtimeMs'>
 
 type Row = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
 
+/** The SHA-256 of a record's bytes, made anew when they come in pieces. */
+export function hashRecord(data: RecordBytes): string {
+  if (data instanceof Uint8Array) return hashBytes(data);
+  const hash = createHash('sha256');
+  for (const piece of data.pieces()) hash.update(piece);
+  return hash.digest('hex');
+}
+
+/** Each piece, as it is asked for, added to `hash` first. */
+function* hashed(pieces: Iterable<Uint8Array>, hash: Hash): Generator<Uint8Array> {
+  for (const piece of pieces) {
+    hash.update(piece);
+    yield piece;
+  }
+}
+
 /** Writes the build's record `name` into `dir` when given its bytes (else removes it); its hash. */
-function writeRecord(dir: string, name: string, text: string | Uint8Array | null): string | null {
+function writeRecord(dir: string, name: string, text: string | RecordBytes | null): string | null {
   if (text === null) {
     rmSync(join(dir, name), { force: true });
     return null;
   }
-  replaceFile(dir, name, text);
-  return hashBytes(text);
+  if (typeof text === 'string' || text instanceof Uint8Array) {
+    replaceFile(dir, name, text);
+    return hashBytes(text);
+  }
+  // Hashed as it is written: made once.
+  const hash = createHash('sha256');
+  replaceFile(dir, name, hashed(text.pieces(), hash));
+  return hash.digest('hex');
 }
 
 /**
@@ -109,7 +132,7 @@ export function writeManifest(
   dir: string,
   m: Omit<Manifest, 'sources' | 'basis'>,
   sources: Sources | null = null,
-  basis: Uint8Array | null = null,
+  basis: RecordBytes | null = null,
 ): void {
   const rows: Row[] = [...m.files]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -26,7 +26,7 @@ import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import { readRegular } from '../content/read-regular.mjs';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { lstatOrNull } from '../paths.ts';
-import type { OutputFile } from './file.ts';
+import type { OutputFile, RecordBytes } from './file.ts';
 import { activeSlot, otherSlot, pointAt, type Slot, slotDir } from './generations.ts';
 import { checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
 import { linkTree } from './link-tree.ts';
@@ -36,6 +36,7 @@ import {
   checkTree,
   type FileFacts,
   hashBytes,
+  hashRecord,
   loadManifest,
   MANIFEST_FILE,
   type Manifest,
@@ -91,7 +92,7 @@ export interface Rebuild {
    * `sources`, the same file by file, and `basis`, the build's basis (render/basis.ts). Every file
    * neither added nor kept (keepLive) goes.
    */
-  commit(inputs?: string | null, sources?: Sources | null, basis?: Uint8Array | null): Promise<RebuildStats>;
+  commit(inputs?: string | null, sources?: Sources | null, basis?: RecordBytes | null): Promise<RebuildStats>;
   /** Stops: the output is left as it was, the tree being written keeps a manifest of what it holds. */
   abandon(): Promise<void>;
 }
@@ -258,7 +259,7 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
         // manifest records the inputs too, so the next build need not do this again.
         // The same bytes as this generator's: its files are this generator's too. So is the
         // basis, written again when the live tree's is not this one (missing, or damaged).
-        if (live.inputs !== inputs || live.basis !== (basis === null ? null : hashBytes(basis)))
+        if (live.inputs !== inputs || live.basis !== (basis === null ? null : hashRecord(basis)))
           writeManifest(liveDir, { ...live, inputs, generator: generatorFingerprint() }, sources, basis);
         return { ...stats, removed: Promise.resolve() };
       }

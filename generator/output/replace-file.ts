@@ -1,25 +1,67 @@
 // Writing one file of a tree that others may be reading: never in place (a reader, or a hard-link
 // snapshot of the tree, would see it change), always a new file renamed over the old one.
 
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { OutputFile } from './file.ts';
 
-/**
- * Writes one file so that no reader ever opens it half-written: a temporary file, then rename.
- * On a failure the temporary file is removed: the tree holds the old file or the new one.
- */
-export function replaceFile(dir: string, path: string, body: OutputFile['body']): void {
-  const target = join(dir, path);
-  const temp = `${target}.${process.pid}.tmp`;
-  try {
+/** Bytes gathered before a write when a body comes in pieces (a basis's pieces are its lines). */
+const BATCH_BYTES = 1 << 20;
+
+/** Creates `temp` (its directory too, when missing) and writes `body` into it. */
+function writeTemp(temp: string, body: OutputFile['body'] | Iterable<Uint8Array>): void {
+  if (typeof body === 'string' || body instanceof Uint8Array) {
     try {
       writeFileSync(temp, body);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dirname(target), { recursive: true });
+      mkdirSync(dirname(temp), { recursive: true });
       writeFileSync(temp, body);
     }
+    return;
+  }
+  // Opened before a piece is asked for: pieces made once are never lost to a retry.
+  let fd: number;
+  try {
+    fd = openSync(temp, 'w');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dirname(temp), { recursive: true });
+    fd = openSync(temp, 'w');
+  }
+  try {
+    const batch = Buffer.allocUnsafe(BATCH_BYTES);
+    let held = 0;
+    const flush = (bytes: Uint8Array) => {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    };
+    for (const piece of body) {
+      if (held + piece.length > BATCH_BYTES) {
+        flush(batch.subarray(0, held));
+        held = 0;
+      }
+      if (piece.length > BATCH_BYTES) flush(piece);
+      else {
+        batch.set(piece, held);
+        held += piece.length;
+      }
+    }
+    flush(batch.subarray(0, held));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes one file so that no reader ever opens it half-written: a temporary file, then rename.
+ * On a failure the temporary file is removed: the tree holds the old file or the new one. A body
+ * in pieces is written as they come, never held whole.
+ */
+export function replaceFile(dir: string, path: string, body: OutputFile['body'] | Iterable<Uint8Array>): void {
+  const target = join(dir, path);
+  const temp = `${target}.${process.pid}.tmp`;
+  try {
+    writeTemp(temp, body);
     renameSync(temp, target);
   } catch (err) {
     rmSync(temp, { force: true });

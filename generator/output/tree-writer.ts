@@ -10,7 +10,7 @@
 import { lstatSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
-import type { OutputFile } from './file.ts';
+import type { OutputFile, RecordBytes } from './file.ts';
 import { type Changes, type FileFacts, factsOf, hashBytes, removeManifest, writeManifest } from './manifest.ts';
 import { replaceFile } from './replace-file.ts';
 
@@ -96,7 +96,7 @@ export class TreeWriter {
     inputs: string | null,
     changes: Changes | null,
     sources: Sources | null = null,
-    basis: Uint8Array | null = null,
+    basis: RecordBytes | null = null,
   ): void {
     writeManifest(
       this.dir,

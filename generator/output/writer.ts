@@ -22,7 +22,7 @@ import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } fro
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
-import type { OutputFile } from './file.ts';
+import type { OutputFile, RecordBytes } from './file.ts';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
 import { changesBetween, type FileFacts, factsOf, hashBytes, writeManifest } from './manifest.ts';
@@ -229,7 +229,7 @@ export interface StagedSite {
   commit(
     inputs?: string | null,
     sources?: Sources | null,
-    basis?: Uint8Array | null,
+    basis?: RecordBytes | null,
   ): Promise<WriteStats & { removed: Promise<void> }>;
   /** Stops writing and removes the staging tree: the output is left as it was. */
   abandon(): Promise<void>;

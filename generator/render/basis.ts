@@ -29,6 +29,7 @@ import { lowerBound } from '../core/ranges.ts';
 import { type Origins, originsOf } from '../core/records.ts';
 import type { SearchCollection } from '../core/search/documents.ts';
 import { shardCount } from '../core/search/postings.ts';
+import type { Pieces } from '../output/file.ts';
 import type { RecordEdits, RenderedSite } from './patch.ts';
 import { categoryFragment, entryFragment, topicFragment } from './render-site.ts';
 import type { CollectionIndex, SearchBasis, SiteSearchIndex } from './search-index.ts';
@@ -73,8 +74,26 @@ const shardLine = (index: CollectionIndex, shard: number): Buffer =>
 /** Lines serialized between two pauses of basisSteps. */
 const LINES_A_STEP = 200;
 
+/** The lines of the basis of a build with no last basis, each made as it is asked for. */
+function* basisLines(
+  model: Pick<Model, 'entries' | 'categories' | 'topics'>,
+  search: SiteSearchIndex,
+): Generator<Uint8Array> {
+  yield headLine(model);
+  for (const e of model.entries) yield line(e);
+  for (const t of model.topics) yield line(t);
+  for (const index of [search.entries, search.topics]) {
+    const kept = savedLines.get(index);
+    if (kept !== undefined) yield* kept;
+    else {
+      yield statsLine(index);
+      for (let shard = 0; shard < index.shardWords.length; shard++) yield shardLine(index, shard);
+    }
+  }
+}
+
 /**
- * The basis of a build with no last basis (basisBytes' first case, the same bytes), a few hundred
+ * The basis of a build with no last basis (basisPieces' first case, the same bytes), a few hundred
  * lines at a time: undefined between two pieces (the watch mode's server answers in between:
  * serialized whole, the whole diary's takes a few hundred milliseconds), then the bytes.
  */
@@ -82,20 +101,10 @@ export function* basisSteps(
   model: Pick<Model, 'entries' | 'categories' | 'topics'>,
   search: SiteSearchIndex,
 ): Generator<undefined, Buffer> {
-  const parts: Uint8Array[] = [headLine(model)];
-  const add = function* (made: Uint8Array) {
+  const parts: Uint8Array[] = [];
+  for (const made of basisLines(model, search)) {
     parts.push(made);
     if (parts.length % LINES_A_STEP === 0) yield;
-  };
-  for (const e of model.entries) yield* add(line(e));
-  for (const t of model.topics) yield* add(line(t));
-  for (const index of [search.entries, search.topics]) {
-    const kept = savedLines.get(index);
-    if (kept !== undefined) for (const l of kept) yield* add(l);
-    else {
-      yield* add(statsLine(index));
-      for (let shard = 0; shard < index.shardWords.length; shard++) yield* add(shardLine(index, shard));
-    }
   }
   return Buffer.concat(parts);
 }
@@ -112,29 +121,29 @@ const headLine = (model: Pick<Model, 'entries' | 'categories' | 'topics'>): Buff
  * The basis of a build, as its file holds it: of the model rendered and the index written. Given
  * the last build's basis and the edits that made the model of it (a patched rebuild: the same keys,
  * only those records replaced), every other line is that basis's, as it was.
+ *
+ * In pieces, its lines: a build's is made a line at a time as it is written and hashed (and made
+ * again when asked again), never held whole (16 MB on the whole diary, 124 MB at thirty times the
+ * topics, and as much again for its lines while they were joined); a patched rebuild's lines are
+ * mostly the last basis's, held anyway.
  */
-export function basisBytes(
+export function basisPieces(
   model: Pick<Model, 'entries' | 'categories' | 'topics'>,
   search: SiteSearchIndex,
   last?: { saved: SavedBasis; edits: RecordEdits },
-): Buffer {
-  if (last === undefined) {
-    const steps = basisSteps(model, search);
-    for (;;) {
-      const step = steps.next();
-      if (step.done === true) return step.value;
-    }
-  }
+): Pieces {
+  if (last === undefined) return { pieces: () => basisLines(model, search) };
   const { saved, edits } = last;
   const records = saved.lines.slice(0, 1 + model.entries.length + model.topics.length);
   const topics = 1 + model.entries.length;
   for (const { position, entry } of edits.entries) records[1 + position] = line(entry);
   for (const { position, topic } of edits.topics) records[topics + position] = line(topic);
-  return Buffer.concat([
+  const lines = [
     ...records,
     ...indexLines(search.entries, edits.entries.length > 0 ? saved.index('entries') : null),
     ...indexLines(search.topics, edits.topics.length > 0 ? saved.index('topics') : null),
-  ]);
+  ];
+  return { pieces: () => lines };
 }
 
 /** A basis read back: its keys at once, each record and each index when asked for. */
