@@ -7,6 +7,7 @@ import { ContentError } from '../generator/content/problems.ts';
 import { runCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { readServed, readTree, readTreeBytes } from './helpers/files.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const outDir = () => join(tempDir('pepys-out-'), 'public');
@@ -131,9 +132,10 @@ describe('configuration', () => {
 describe('build command', () => {
   it('prints progress, and nothing with --quiet', async () => {
     const dir = writeContent(smallSite());
-    // Both at once: each is a process of its own, most of it waiting on its own threads.
+    // Both at once: the loud one in this process (test/helpers/in-process.ts), the quiet one a
+    // process of its own, which prints nothing at all.
     const [loud, quiet] = await Promise.all([
-      runCli('build', ['--content', dir, '--out', outDir()]),
+      runInProcess('build', ['--content', dir, '--out', outDir()]),
       runCli('build', ['--content', dir, '--out', outDir(), '--quiet']),
     ]);
     expect(loud.code, loud.stderr).toBe(0);
@@ -150,7 +152,7 @@ describe('build command', () => {
       'topics/7.yaml': 'id: 7\ntitle: X\ncategories: [nope]\n',
     });
     const out = outDir();
-    const err = await runCli('build', ['--content', dir, '--out', out, '--quiet']);
+    const err = await runInProcess('build', ['--content', dir, '--out', out, '--quiet']);
     expect(err.code).toBe(1);
     expect(err.stderr).toContain(`${dir}/entries/bad.html:2: "date" must be a real calendar date`);
     expect(err.stderr).toContain(`${dir}/topics/7.yaml:3: unknown category "nope"`);
@@ -158,7 +160,7 @@ describe('build command', () => {
   });
 
   it('rejects bad option values with a clear message', async () => {
-    const err = await runCli('build', ['--api-origin', 'nope']);
+    const err = await runInProcess('build', ['--api-origin', 'nope']);
     expect(err.code).toBe(2);
     expect(err.stderr).toMatch(/--api-origin: "nope" is not an absolute URL/);
   });

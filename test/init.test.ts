@@ -50,7 +50,7 @@ describe('init', () => {
       ],
       [[], /give one directory/],
     ];
-    const results = cases.map(([args]) => runInProcess('init', args));
+    const results = await Promise.all(cases.map(([args]) => runInProcess('init', args)));
     for (const [i, [args, message]] of cases.entries()) {
       const r = results[i] as CliResult;
       expect(r.code, args.join(' ')).toBe(2);
@@ -63,7 +63,7 @@ describe('init', () => {
 
   it('writes netlify.toml and wrangler.jsonc into the project when asked, for that content, and never over one', async () => {
     const project = tempDir('pepys-init-project-');
-    const r = runInProcess('init', ['my diary', '--netlify', '--cloudflare'], { cwd: project });
+    const r = await runInProcess('init', ['my diary', '--netlify', '--cloudflare'], { cwd: project });
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(project).sort()).toEqual(['my diary', 'netlify.toml', 'wrangler.jsonc']);
     const toml = readFileSync(join(project, 'netlify.toml'), 'utf8');
@@ -87,7 +87,7 @@ describe('init', () => {
     expect(config.assets.run_worker_first).toEqual(ownRoutes);
     expect(config.assets.directory).toBe('./public');
 
-    const again = runInProcess('init', ['other', '--netlify'], { cwd: project });
+    const again = await runInProcess('init', ['other', '--netlify'], { cwd: project });
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/netlify\.toml exists here: init does not replace it/);
     expect(existsSync(join(project, 'other'))).toBe(false);
@@ -96,9 +96,9 @@ describe('init', () => {
 
   it('builds with the calendar and locale given on the command line, over site.yaml', async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
-    expect(runInProcess('init', [dir, '--start', '1700-02-28', '--calendar', 'julian']).code).toBe(0);
+    expect((await runInProcess('init', [dir, '--start', '1700-02-28', '--calendar', 'julian'])).code).toBe(0);
     const out = join(tempDir('pepys-init-'), 'public');
-    const r = await runCli('build', [
+    const r = await runInProcess('build', [
       '--content',
       dir,
       '--out',
@@ -113,7 +113,7 @@ describe('init', () => {
     // Julian (British before 1752) 1700-02-28 was Gregorian 1700-03-10, a Wednesday; in French.
     const entry = JSON.parse(readServed(out, 'api/v1/entries/1700-02-28.json') as string) as { title: string };
     expect(entry.title).toBe('mercredi 28 février 1700');
-    const wrong = await runCli('build', ['--content', dir, '--out', out, '--locale', 'xx']);
+    const wrong = await runInProcess('build', ['--content', dir, '--out', out, '--locale', 'xx']);
     expect([wrong.code, wrong.stderr.trim()]).toEqual([
       2,
       'error: --locale: "xx" is not a locale of date-fns (e.g. en, en-GB, fr, de, nl, es)',
@@ -122,9 +122,9 @@ describe('init', () => {
 
   it('builds with the period given on the command line, over site.yaml, checked as site.yaml’s is', async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
-    expect(runInProcess('init', [dir, '--start', '1914-08-02']).code).toBe(0);
+    expect((await runInProcess('init', [dir, '--start', '1914-08-02'])).code).toBe(0);
     const out = join(tempDir('pepys-init-'), 'public');
-    const wider = await runCli('build', [
+    const wider = await runInProcess('build', [
       '--content',
       dir,
       '--out',
@@ -159,7 +159,7 @@ describe('init', () => {
     ];
     // At once: all but the last are refused before the build starts, and that one writes nothing.
     const results = await Promise.all(
-      cases.map(([period]) => runCli('build', ['--content', dir, '--out', out, '--period', period, '--quiet'])),
+      cases.map(([period]) => runInProcess('build', ['--content', dir, '--out', out, '--period', period, '--quiet'])),
     );
     for (const [i, [period, code, message]] of cases.entries()) {
       const r = results[i] as CliResult;
@@ -169,12 +169,19 @@ describe('init', () => {
     // The last good build is still there.
     expect(periodOf()).toEqual({ start: '1914-01-01', end: '1918-11-11' });
     // In the calendar --calendar names, over site.yaml's: Julian 1900-02-29 exists.
-    const julian = await runCli('build', [
+    const julian = await runInProcess('build', [
       ...['--content', dir, '--out', out, '--quiet', '--calendar', 'julian'],
       ...['--period', '1900-02-29..1915-01-01'],
     ]);
     expect(julian.code, julian.stderr).toBe(0);
-    const gregorian = await runCli('build', ['--content', dir, '--out', out, '--period', '1900-02-29..1915-01-01']);
+    const gregorian = await runInProcess('build', [
+      '--content',
+      dir,
+      '--out',
+      out,
+      '--period',
+      '1900-02-29..1915-01-01',
+    ]);
     expect([gregorian.code, gregorian.stderr]).toEqual([
       2,
       'error: --period: 1900-02-29 is not a date of the Gregorian calendar: 1900 is not a leap year in it\n',
@@ -183,10 +190,10 @@ describe('init', () => {
 
   it('writes what its own build accepts: a period that ends in year 9999 at the latest, a Julian leap day', async () => {
     const last = join(tempDir('pepys-init-'), 'last');
-    expect(runInProcess('init', [last, '--start', '9999-12-31']).code).toBe(0);
+    expect((await runInProcess('init', [last, '--start', '9999-12-31'])).code).toBe(0);
     expect((await loadContent(last)).model.config.period).toEqual({ start: '9999-12-31', end: '9999-12-31' });
     const leap = join(tempDir('pepys-init-'), 'leap');
-    const julian = runInProcess('init', [leap, '--start', '1700-02-29', '--calendar', 'julian']);
+    const julian = await runInProcess('init', [leap, '--start', '1700-02-29', '--calendar', 'julian']);
     expect(julian.code, julian.stderr).toBe(0);
     const { model } = await loadContent(leap);
     expect(model.config.period).toEqual({ start: '1700-02-29', end: '1701-02-28' });
@@ -202,7 +209,7 @@ describe('init', () => {
         'error: the site.yaml it would write: "title" must be a non-empty string of at most 200 characters\n',
       ],
     ];
-    const results = cases.map(([args]) => runInProcess('init', [refused, ...args]));
+    const results = await Promise.all(cases.map(([args]) => runInProcess('init', [refused, ...args])));
     for (const [i, [args, stderr]] of cases.entries()) {
       const r = results[i] as CliResult;
       expect([r.code, r.stderr], args.join(' ')).toEqual([2, stderr]);
@@ -214,7 +221,7 @@ describe('init', () => {
     const parent = tempDir('pepys-init-');
     const names = ['my diary', "Pepys's", 'two\nlines', '--dashes', '-', 'plain_1.0'];
     // Each into a directory of its own.
-    const results = names.map((name) => runInProcess('init', ['--', name], { cwd: parent }));
+    const results = await Promise.all(names.map((name) => runInProcess('init', ['--', name], { cwd: parent })));
     for (const [i, name] of names.entries()) {
       const r = results[i] as CliResult;
       expect(r.code, r.stderr).toBe(0);
@@ -229,7 +236,7 @@ describe('init', () => {
 
   it("pre-renders the years and months of the diary's own period that have entries, and the server answers from them", async () => {
     const dir = join(tempDir('pepys-init-'), 'diary');
-    expect(runInProcess('init', [dir, '--start', '1914-08-02']).code).toBe(0);
+    expect((await runInProcess('init', [dir, '--start', '1914-08-02'])).code).toBe(0);
     const out = join(tempDir('pepys-init-'), 'public');
     // In this process: the command line's build of an init'ed diary is the tests' above.
     await build({ contentDir: dir, outDir: out, quiet: true, env: {} });

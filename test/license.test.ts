@@ -10,8 +10,8 @@ import { readSiteConfig } from '../generator/content/config.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import { parseSiteIndex } from '../generator/core/site-index.ts';
-import { runCli } from './helpers/cli.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const SITE = 'apiOrigin: https://api.test\nsiteOrigin: https://site.test\n';
@@ -127,13 +127,18 @@ describe('site.yaml license', () => {
   it('missing, makes `npm run build` warn once, and the build goes on', async () => {
     const content = writeContent({ ...smallSite(), 'site.yaml': SITE });
     const out = join(tempDir('pepys-license-'), 'public');
-    const r = await runCli('build', ['--content', content, '--out', out]);
+    const r = await runInProcess('build', ['--content', content, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:') && l.includes('licence'))).toEqual([
       `warning: no licence is stated for the data: set license in ${content}/site.yaml (an SPDX id such as CC0-1.0, or { name, url })`,
     ]);
     const withOne = writeContent({ ...smallSite(), 'site.yaml': `${SITE}license: CC0-1.0\n` });
-    const quiet = await runCli('build', ['--content', withOne, '--out', join(tempDir('pepys-license-'), 'public')]);
+    const quiet = await runInProcess('build', [
+      '--content',
+      withOne,
+      '--out',
+      join(tempDir('pepys-license-'), 'public'),
+    ]);
     expect(quiet.stderr).not.toContain('licence');
   }, 60_000);
 

@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseOrigin } from '../generator/content/config.ts';
-import { runCli } from './helpers/cli.ts';
 import { problemsOf, smallSite } from './helpers/content.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const WITH_USERINFO = ['https://user:pw@evil.example', 'https://user@evil.example', 'http://:pw@evil.example:8080'];
@@ -46,9 +46,13 @@ describe('an origin with userinfo', () => {
     const content = join(import.meta.dirname, '..', 'content');
     const out = join(tempDir('pepys-origin-'), 'public');
     for (const flag of ['--site-origin', '--api-origin']) {
-      const r = await runCli('build', ['--content', content, '--out', out, flag, 'https://user:pw@evil.example'], {
-        env: { NO_COLOR: '1' },
-      });
+      const r = await runInProcess(
+        'build',
+        ['--content', content, '--out', out, flag, 'https://user:pw@evil.example'],
+        {
+          env: { NO_COLOR: '1' },
+        },
+      );
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(
         new RegExp(

@@ -12,6 +12,7 @@ import { MARKER_FILE, RefusedError } from '../generator/output/guard.ts';
 import { isAlive, leftoverOf, sweepLeftovers } from '../generator/output/trash.ts';
 import { type CliResult, runCli } from './helpers/cli.ts';
 import { smallSite } from './helpers/content.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { snapshot } from './helpers/snapshot.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -43,7 +44,10 @@ async function refusedBuild(
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<void> {
   const before = snapshot(root);
-  const r = await runCli('build', ['--quiet', ...args], options);
+  // In this process (test/helpers/in-process.ts) but where the test sets the working directory or
+  // HOME, which are the process's own: those through a process of their own.
+  const inProcess = options.cwd === undefined && options.env === undefined;
+  const r = await (inProcess ? runInProcess : runCli)('build', ['--quiet', ...args], options);
   expectRefused(r, reason);
   expect(snapshot(root)).toEqual(before);
 }
@@ -298,7 +302,7 @@ describe('leftovers of killed builds', () => {
         writeFileSync(join(root, name, 'api', 'x.json'), '{}');
       }
       symlinkSync('.public-gen-a', join(root, `.public-link-${dead}`));
-      const r = await runCli('build', ['--quiet', '--content', content, '--out', out]);
+      const r = await runInProcess('build', ['--quiet', '--content', content, '--out', out]);
       expect(r.code, r.stderr).toBe(0);
       // The dead process's leftovers, and the build's own trash (its previous output), go.
       await only(root, [...liveNames, 'public', 'site']);

@@ -5,8 +5,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { placeholderOrigin } from '../generator/content/config.ts';
-import { runCli } from './helpers/cli.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { tempDir } from './helpers/temp.ts';
 
 describe('placeholder origins', () => {
@@ -27,13 +27,13 @@ describe('placeholder origins', () => {
     });
     const out = join(tempDir('pepys-placeholder-'), 'public');
     try {
-      const built = await runCli('build', ['--content', content, '--out', out]);
+      const built = await runInProcess('build', ['--content', content, '--out', out]);
       expect(built.code).toBe(0);
       const warnings = built.stderr.split('\n').filter((l) => l.startsWith('warning:'));
       expect(warnings).toEqual([
         `warning: every link will point at https://pepys.example.org, a placeholder: set apiOrigin in ${content}/site.yaml or pass --api-origin <origin>`,
       ]);
-      const real = await runCli('build', [
+      const real = await runInProcess('build', [
         '--content',
         content,
         '--out',
@@ -44,9 +44,13 @@ describe('placeholder origins', () => {
       ]);
       expect(real.code).toBe(0);
       expect(real.stderr).not.toContain('warning:');
-      const netlify = await runCli('build', ['--content', content, '--out', out, '--quiet', '--target', 'netlify'], {
-        env: { NETLIFY: 'true', URL: '' },
-      });
+      const netlify = await runInProcess(
+        'build',
+        ['--content', content, '--out', out, '--quiet', '--target', 'netlify'],
+        {
+          env: { NETLIFY: 'true', URL: '' },
+        },
+      );
       expect(netlify.code).toBe(2);
       expect(netlify.stderr).toMatch(
         /^error: refusing to deploy: every link will point at https:\/\/pepys\.example\.org/,

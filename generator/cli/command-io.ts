@@ -15,6 +15,8 @@ export interface CommandIo {
   stderr(text: string): void;
   /** Whether standard error is a terminal (colour.ts): false for a pipe and for a test. */
   stderrIsTTY: boolean;
+  /** The process's standard error itself, where a progress bar is drawn on a terminal (progress.ts). */
+  stderrStream?: NodeJS.WriteStream;
 }
 
 /** The process's own: what a command run from its entry file talks to. */
@@ -26,6 +28,7 @@ export function processIo(): CommandIo {
     // All of it before an exit (exit.ts writeErrorSync).
     stderr: writeErrorSync,
     stderrIsTTY: process.stderr.isTTY === true,
+    stderrStream: process.stderr,
   };
 }
 

@@ -38,7 +38,25 @@ export const CONFIG_HELP = `  --content <dir>            content directory (defa
 // `fail` (print `error: …`, exit 2) lives with the rest of the tools' error handling in exit.ts.
 export { fail };
 
-export function configOverrides(values: {
+export function configOverrides(values: Parameters<typeof readConfigOverrides>[0]): ConfigOverrides {
+  try {
+    return readConfigOverrides(values);
+  } catch (err) {
+    if (!(err instanceof CommandEnd)) throw err;
+    fail(err.message, err.status);
+  }
+}
+
+/** A usage error (exit 2) thrown for the command's caller to print. */
+function usage(message: string): never {
+  throw new CommandEnd(EXIT_USAGE, message);
+}
+
+/**
+ * configOverrides without the exit, for a command run in-process (build-command.ts): a bad value
+ * is thrown as a CommandEnd (exit.ts).
+ */
+export function readConfigOverrides(values: {
   content?: string | undefined;
   'api-origin'?: string | undefined;
   'site-origin'?: string | undefined;
@@ -56,34 +74,34 @@ export function configOverrides(values: {
     const v = values[flag];
     if (v === undefined) continue;
     const origin = parseOrigin(v);
-    if (origin instanceof Error) fail(`--${flag}: ${origin.message}`);
+    if (origin instanceof Error) usage(`--${flag}: ${origin.message}`);
     o[key] = origin;
   }
   if (values['page-size'] !== undefined) {
     const n = Number(values['page-size']);
     if (!Number.isSafeInteger(n) || n < 1)
-      fail(`--page-size must be a positive whole number, not ${values['page-size']}`);
+      usage(`--page-size must be a positive whole number, not ${values['page-size']}`);
     o.pageSize = n;
   }
   if (values.calendar !== undefined) {
     if (!CALENDARS.includes(values.calendar as CalendarName))
-      fail(`--calendar: one of ${CALENDARS.join(', ')}, not ${values.calendar}`);
+      usage(`--calendar: one of ${CALENDARS.join(', ')}, not ${values.calendar}`);
     o.calendar = values.calendar as CalendarName;
   }
   if (values.locale !== undefined) {
     const format = titleFormat(values.locale);
-    if (format instanceof Error) fail(`--locale: ${format.message}`);
+    if (format instanceof Error) usage(`--locale: ${format.message}`);
     o.locale = values.locale;
   }
   if (values.period !== undefined) {
     const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(values.period);
-    if (m === null) fail(`--period: <start>..<end>, two dates written YYYY-MM-DD, not ${values.period}`);
+    if (m === null) usage(`--period: <start>..<end>, two dates written YYYY-MM-DD, not ${values.period}`);
     o.period = { start: m[1] as string, end: m[2] as string };
     checkPeriod(values.content ?? CONFIG_OPTIONS.content.default, o.period, o.calendar);
   }
   if (values['title-convention'] !== undefined) {
     const c = parseConvention(values['title-convention']);
-    if (c instanceof Error) fail(`--title-convention: ${c.message}`);
+    if (c instanceof Error) usage(`--title-convention: ${c.message}`);
     o.titleConvention = c;
   }
   return o;
@@ -102,7 +120,7 @@ function checkPeriod(contentDir: string, period: Period, calendar: CalendarName 
     inForce = site.config.calendar;
   }
   const wrong = periodProblem(inForce, period.start, period.end);
-  if (wrong !== null) fail(`--period: ${wrong}`);
+  if (wrong !== null) usage(`--period: ${wrong}`);
 }
 
 /** What `--version` prints: the package and the Node that runs it. */

@@ -7,7 +7,10 @@ import { SingleBar } from 'cli-progress';
 import { type BuildProgress, SILENT_PROGRESS } from '../build-types.ts';
 import { stderrColours as c } from './colour.ts';
 
-export function createProgress(quiet: boolean, stream: NodeJS.WriteStream = process.stderr): BuildProgress {
+/** Where the progress goes: the process's standard error, or a command's io run in-process (command-io.ts). */
+export type ProgressStream = Pick<NodeJS.WriteStream, 'isTTY' | 'write'> | { isTTY: false; write(text: string): void };
+
+export function createProgress(quiet: boolean, stream: ProgressStream = process.stderr): BuildProgress {
   if (quiet) return SILENT_PROGRESS;
   const started = performance.now();
   const elapsed = () => c.dim(`[${((performance.now() - started) / 1000).toFixed(2)} s]`);
@@ -32,7 +35,8 @@ export function createProgress(quiet: boolean, stream: NodeJS.WriteStream = proc
       }
       stream.write('\r\x1b[K');
       bar = new SingleBar({
-        stream,
+        // A terminal: the process's own standard error (command-io.ts processIo).
+        stream: stream as NodeJS.WriteStream,
         format: `${elapsed()} ${message} ${c.cyan('{bar}')} {value}/{total}`,
         barsize: 30,
         hideCursor: true,
