@@ -1,13 +1,15 @@
 // A server owns what it serves (issue 20): two `npm start` and an `npm run build` at once leave
 // each server's links pointing at itself (test/heavy/mirror-ownership.test.ts: five processes);
 // a command aimed at a directory another one writes is refused in one line naming it, and a killed holder's lock does not stick; `--no-build` serves
-// the directory as it was at start, and follows it only with `--watch`.
+// the directory as it was at start, and follows it only with `--watch`. The servers are processes
+// of their own; the builds run in this process (test/helpers/in-process.ts), with absolute paths.
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { runCli, startCli } from './helpers/cli.ts';
+import { startCli } from './helpers/cli.ts';
 import { writeContent } from './helpers/content.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { linksOf, servers } from './helpers/mirror-links.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -25,8 +27,7 @@ describe('a server owns what it serves', () => {
     const out = join(cwd, 'site');
     const server = start(['--content', CONTENT, '--out', out], cwd);
     const origin = await originOf(server);
-    const refused = await runCli('build', ['--content', CONTENT, '--out', out, '--quiet'], {
-      cwd,
+    const refused = await runInProcess('build', ['--content', CONTENT, '--out', out, '--quiet'], {
       env: { NO_COLOR: '1' },
     });
     expect(refused.code).toBe(2);
@@ -44,7 +45,7 @@ describe('a server owns what it serves', () => {
     await server.done;
     forget(server);
     expect(readdirSync(cwd)).toContain('.site-lock');
-    const after = await runCli('build', ['--content', CONTENT, '--out', out, '--quiet'], { cwd });
+    const after = await runInProcess('build', ['--content', CONTENT, '--out', out, '--quiet']);
     expect(after.code, after.stderr).toBe(0);
     expect(readdirSync(cwd)).not.toContain('.site-lock');
   });
@@ -52,24 +53,18 @@ describe('a server owns what it serves', () => {
   it('--no-build serves the directory as it was at start; with --watch it follows it', async () => {
     const cwd = tempDir('pepys-snap-');
     const out = join(cwd, 'public');
-    const first = await runCli(
-      'build',
-      ['--content', CONTENT, '--out', out, '--quiet', '--api-origin', 'https://first.example.org'],
-      {
-        cwd,
-      },
-    );
+    const first = await runInProcess('build', [
+      ...['--content', CONTENT, '--out', out, '--quiet', '--api-origin', 'https://first.example.org'],
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const frozen = start(['--no-build', '--out', out], cwd);
     const following = start(['--no-build', '--watch', '--out', out], cwd);
     const [frozenOrigin, followingOrigin] = await Promise.all([originOf(frozen), originOf(following)]);
     // It says which origin the files it serves link to.
     expect(frozen.output.stdout).toContain('bodies link to https://first.example.org (the origin');
-    const rebuilt = await runCli(
-      'build',
-      ['--content', CONTENT, '--out', out, '--quiet', '--api-origin', 'https://second.example.org'],
-      { cwd },
-    );
+    const rebuilt = await runInProcess('build', [
+      ...['--content', CONTENT, '--out', out, '--quiet', '--api-origin', 'https://second.example.org'],
+    ]);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     const rootOf = async (origin: string) => (await (await fetch(`${origin}/api/v1`)).json()) as { entries: string };
     expect((await rootOf(frozenOrigin)).entries).toBe('https://first.example.org/api/v1/entries');
