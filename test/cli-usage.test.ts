@@ -6,16 +6,20 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { colourOn } from '../generator/cli/colour.ts';
 import { runCli } from './helpers/cli.ts';
-import { checkBadValues, checkHelpAndVersion, checkUnknownOption, PLAIN } from './helpers/cli-usage.ts';
+import { checkBadValues, checkHelpAndVersion, checkUnknownOption, PLAIN, type Runner } from './helpers/cli-usage.ts';
+import { runInProcess } from './helpers/in-process.ts';
 
 // Two commands stand for all here, one of each usage line's kind (`npm run build`, `pepys-api
-// init`): every command, and the bench tools' bad values, in test/heavy/cli-usage.test.ts (each
-// check is a few processes, ~0.5 s of CPU each; every command's parser is cli/options.ts').
+// init`), run in this process (test/helpers/in-process.ts: the same words and statuses); every
+// command, and the bench tools' bad values, as real processes in test/heavy/cli-usage.test.ts (each
+// check is a few processes, ~0.5 s of CPU each; every command's parser is cli/options.ts'). The
+// process boundary here: -h on verify, the other tools' bad values, the package command below.
 const REPRESENTATIVE = ['build', 'init'] as const;
+const inProcess: Runner = (tool, args, options) => runInProcess(tool as 'build' | 'init', args, options);
 
 describe.concurrent('every command (two of them here; all in test/heavy/cli-usage.test.ts)', () => {
   it.each(REPRESENTATIVE)('%s: --help prints its usage to stdout, --version the version; exit 0', (tool) =>
-    checkHelpAndVersion(tool),
+    checkHelpAndVersion(tool, inProcess),
   );
 
   it('-h is --help', async () => {
@@ -28,7 +32,7 @@ describe.concurrent('every command (two of them here; all in test/heavy/cli-usag
   });
 
   it.each(REPRESENTATIVE)('%s: an unknown option is one line naming it and where help is, exit 2', (tool) =>
-    checkUnknownOption(tool),
+    checkUnknownOption(tool, inProcess),
   );
 
   it('a bad value is one line naming the option, exit 2: never NaN rounds or a stack trace', () =>
@@ -36,14 +40,23 @@ describe.concurrent('every command (two of them here; all in test/heavy/cli-usag
       ['fixture', [], /^error: missing <content dir> \(npm run fixture -- --help\)\n$/],
       ['fixture', ['x', '--scale', 'big'], /^error: --scale must be a positive number, not big\n$/],
       ['import', ['standard-ebooks'], /^error: missing <source> or <edition dir> \(npm run import -- --help\)\n$/],
-      ['build', ['--out'], /^error: Option '--out <value>' argument missing \(npm run build -- --help\)\n$/],
     ]));
 
+  it('a bad value of the build is one line naming the option, exit 2', () =>
+    checkBadValues(
+      [['build', ['--out'], /^error: Option '--out <value>' argument missing \(npm run build -- --help\)\n$/]],
+      inProcess,
+    ));
+
   it('colours its error on request (FORCE_COLOR), and never in a pipe or with NO_COLOR', async () => {
-    const forced = await runCli('build', ['--page-size', 'x'], { env: { FORCE_COLOR: '1', NO_COLOR: undefined } });
+    const forced = await runInProcess('build', ['--page-size', 'x'], {
+      env: { FORCE_COLOR: '1', NO_COLOR: undefined },
+    });
     const ESC = String.fromCharCode(27);
     expect(forced.stderr.startsWith(`${ESC}[1m${ESC}[31merror:${ESC}[39m${ESC}[22m --page-size`)).toBe(true);
-    const piped = await runCli('build', ['--page-size', 'x'], { env: { FORCE_COLOR: undefined, NO_COLOR: undefined } });
+    const piped = await runInProcess('build', ['--page-size', 'x'], {
+      env: { FORCE_COLOR: undefined, NO_COLOR: undefined },
+    });
     expect(piped.stderr).toBe('error: --page-size must be a positive whole number, not x\n');
   });
 });
