@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { type BuildReport, build } from '../generator/build.ts';
 import { activeSlot, otherSlot, slotDir } from '../generator/output/generations.ts';
-import { runCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { readTreeBytes } from './helpers/files.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { tempDir } from './helpers/temp.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -75,7 +75,7 @@ describe.skipIf(process.platform !== 'linux')(
       const { content, out } = await twoGenerations();
       rot(join(realpathSync(out), KEPT));
       expect((await run(content, out)).mode).toBe('unchanged');
-      const verify = await runCli('verify', ['http://127.0.0.1:9', '--built', out, '--quiet']);
+      const verify = await runInProcess('verify', ['http://127.0.0.1:9', '--built', out, '--quiet']);
       expect(verify.code).toBe(2);
       expect(verify.stderr).toContain(`${KEPT}: other bytes`);
       expect(verify.stderr).toContain('build it anew (npm run build -- --full)');

@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { BuildReport } from '../generator/build.ts';
 import { ContentError } from '../generator/content/problems.ts';
-import { runCli, startCli } from './helpers/cli.ts';
+import { startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { ColdBuilds, type ColdReference, differing, identities } from './helpers/edit-sequences.ts';
 import { packPath, readTreeBytes } from './helpers/files.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { checkRebuildSteps, EVERYDAY_STEPS, editText, rebuildSite, rebuildOf as run } from './helpers/rebuild-steps.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -68,7 +69,7 @@ describe('a rebuild over the output of an earlier build', () => {
     const out = join(tempDir('pepys-rebuild-'), 'public');
     await run(content, out);
     const before = identities(out);
-    const r = await runCli('build', [
+    const r = await runInProcess('build', [
       '--content',
       content,
       '--out',
@@ -141,14 +142,15 @@ describe('the generation layout, as its users meet it', () => {
       )[1] as string;
       const entry = (await (await fetch(`${origin}/api/v1/entries/1660-01-01`)).json()) as { entryHTML: string };
       expect(entry.entryHTML).toContain('Edited.');
-      // Its bodies link to the origin the content names, not to this server's.
+      // Its bodies link to the origin the content names, not to this server's. The server is a
+      // process of its own; the verify runs in this one (test/helpers/in-process.ts).
       const args = [origin, '--built', out, '--api-origin', 'https://api.test', '--quiet', '--sample', '20'];
-      const verified = await runCli('verify', args, { cwd });
+      const verified = await runInProcess('verify', args);
       expect(verified.code, verified.stdout + verified.stderr).toBe(0);
       // The answers it expects come from those files: changed by hand, they are refused.
       const pack = packPath(out, 'entries', '1660-01-02');
       appendFileSync(join(out, pack), ' ');
-      const refused = await runCli('verify', args, { cwd });
+      const refused = await runInProcess('verify', args);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain(
         `public is not what its build wrote (.pepys-manifest.json): ${pack}: other bytes; build it anew (npm run build -- --full)`,

@@ -2,12 +2,10 @@
 // each caught and named (path and kind). Real HTTP on 127.0.0.1: the local server over builds of
 // the sample content, and a small proxy in front of it that alters what one path answers.
 
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer } from '../generator/core/answer.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
@@ -23,10 +21,9 @@ import { formatDifferences, summaryLine } from '../generator/verify/report.ts';
 import { type VerifyReport, verifyMirror } from '../generator/verify/verify.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { packPath, readTree } from './helpers/files.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
 
-const repo = join(import.meta.dirname, '..');
-const run = promisify(execFile);
 const SEED = 20261121;
 
 /**
@@ -335,20 +332,11 @@ describe('npm run verify (library)', () => {
 });
 
 describe('npm run verify (command line)', () => {
-  /** Runs the command as `npm run verify -- …` does; never throws. */
-  async function verify(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(
-        process.execPath,
-        ['generator/cli/node-ts.mjs', 'generator/cli/verify.ts', ...args],
-        { cwd: repo },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  }
+  /**
+   * Runs the command as `npm run verify -- …` does, in this process (test/helpers/in-process.ts:
+   * the same words and statuses; test/cli-usage.test.ts runs it as a process of its own).
+   */
+  const verify = (...args: string[]) => runInProcess('verify', args);
 
   it('exits 0 for a whole mirror, 1 for a damaged one, 2 for a usage error', async () => {
     const [ok, bad, usage] = await Promise.all([
