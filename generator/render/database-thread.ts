@@ -7,8 +7,13 @@
 import { Worker } from 'node:worker_threads';
 import type { DatabaseStep } from './sqlite-steps.mjs';
 
-/** Level 9, no name, mtime 0: the same records give the same bytes (here and in downloads.ts). */
-export const GZIP = { level: 9 };
+/**
+ * No name, mtime 0: the same records give the same bytes (here and in downloads.ts). Level 6,
+ * chosen by measurement (docs/performance.md, "The downloads' cost"): on the whole diary's NDJSON
+ * (19.4 MB), level 9 took 556 ms of CPU for 3,614,020 bytes, level 6 366 ms for 3,661,840 (1.3 %
+ * more); level 5 273 ms for 2.9 % more, level 1 137 ms for 18.7 % more.
+ */
+export const GZIP = { level: 6 };
 
 /**
  * What the steps sent to the database's thread and not yet run there may weigh, at most (their
