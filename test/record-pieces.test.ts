@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readContent, validate } from '../generator/content/load.ts';
 import type { Pieces } from '../generator/output/file.ts';
-import { BASIS_FILE, hashBytes, hashRecord, readManifest, writeManifest } from '../generator/output/manifest.ts';
+import { BASIS_FILE, hashBytes, readManifest, writeManifest } from '../generator/output/manifest.ts';
 import { replaceFile } from '../generator/output/replace-file.ts';
 import { basisPieces, basisSteps } from '../generator/render/basis.ts';
 import { searchIndexFilesInSteps } from '../generator/render/search-index.ts';
@@ -61,19 +61,20 @@ describe('a file written in pieces', () => {
     expect(readdirSync(dir)).toEqual(['record']);
   });
 
-  it('is hashed as the whole is, and written and hashed in one making by the manifest', () => {
+  it('is written and hashed as the whole is, in one making, by the manifest', () => {
     const dir = tempDir('pepys-pieces-manifest-');
     const pieces = randomPieces();
     const record = counted(pieces);
-    expect(hashRecord(record)).toBe(hashBytes(whole(pieces)));
-    expect(hashRecord(whole(pieces))).toBe(hashBytes(whole(pieces)));
-    record.made = 0;
-    writeManifest(dir, { inputs: 'x', generator: 'g', files: new Map(), changes: null }, null, record);
+    const hash = writeManifest(dir, { inputs: 'x', generator: 'g', files: new Map(), changes: null }, null, record);
     expect(record.made).toBe(1);
+    expect(hash).toBe(hashBytes(whole(pieces)));
     expect(readFileSync(join(dir, BASIS_FILE)).equals(whole(pieces))).toBe(true);
     expect(readManifest(dir)?.basis).toBe(hashBytes(whole(pieces)));
-    // Given none, the basis file is removed.
-    writeManifest(dir, { inputs: 'x', generator: 'g', files: new Map(), changes: null }, null, null);
+    // Given whole, the same; given none, the basis file is removed.
+    expect(
+      writeManifest(dir, { inputs: 'x', generator: 'g', files: new Map(), changes: null }, null, whole(pieces)),
+    ).toBe(hash);
+    expect(writeManifest(dir, { inputs: 'x', generator: 'g', files: new Map(), changes: null }, null, null)).toBeNull();
     expect(existsSync(join(dir, BASIS_FILE))).toBe(false);
   });
 });

@@ -92,14 +92,6 @@ export function factsOf(hash: string, s: Pick<Stats, 'size' | 'ino' | 'mtimeMs'>
 
 type Row = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
 
-/** The SHA-256 of a record's bytes, made anew when they come in pieces. */
-export function hashRecord(data: RecordBytes): string {
-  if (data instanceof Uint8Array) return hashBytes(data);
-  const hash = createHash('sha256');
-  for (const piece of data.pieces()) hash.update(piece);
-  return hash.digest('hex');
-}
-
 /** Each piece, as it is asked for, added to `hash` first. */
 function* hashed(pieces: Iterable<Uint8Array>, hash: Hash): Generator<Uint8Array> {
   for (const piece of pieces) {
@@ -127,13 +119,14 @@ function writeRecord(dir: string, name: string, text: string | RecordBytes | nul
 /**
  * Writes the manifest into `dir` (a temporary file, then a rename: never half-written); given
  * `sources` and `basis`, those files first, their hashes in the manifest (earlier ones are removed).
+ * Returns the basis's hash (null without one).
  */
 export function writeManifest(
   dir: string,
   m: Omit<Manifest, 'sources' | 'basis'>,
   sources: Sources | null = null,
   basis: RecordBytes | null = null,
-): void {
+): string | null {
   const rows: Row[] = [...m.files]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, f]) => [path, f.hash, f.size, f.ino, f.mtimeMs]);
@@ -146,6 +139,7 @@ export function writeManifest(
     .map((r) => JSON.stringify(r))
     .join(',\n')}\n]}\n`;
   replaceFile(dir, MANIFEST_FILE, body);
+  return basisHash;
 }
 
 export function removeManifest(dir: string): void {

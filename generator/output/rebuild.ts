@@ -36,7 +36,6 @@ import {
   checkTree,
   type FileFacts,
   hashBytes,
-  hashRecord,
   loadManifest,
   MANIFEST_FILE,
   type Manifest,
@@ -250,7 +249,8 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       // live tree by a hard link, whose time must not move.
       if (!same && siteIndex !== null)
         tree.write(SITE_INDEX_FILE, siteIndex, (files.get(SITE_INDEX_FILE) as FileFacts).hash);
-      tree.record(inputs, changes, sources, basis);
+      // The basis's hash as written: a basis in pieces is made again to be hashed again.
+      const basisHash = tree.record(inputs, changes, sources, basis);
       let bytes = 0;
       for (const f of files.values()) bytes += f.size;
       const stats = { files: files.size, bytes, written: written.length, deleted, changes };
@@ -259,7 +259,7 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
         // manifest records the inputs too, so the next build need not do this again.
         // The same bytes as this generator's: its files are this generator's too. So is the
         // basis, written again when the live tree's is not this one (missing, or damaged).
-        if (live.inputs !== inputs || live.basis !== (basis === null ? null : hashRecord(basis)))
+        if (live.inputs !== inputs || live.basis !== basisHash)
           writeManifest(liveDir, { ...live, inputs, generator: generatorFingerprint() }, sources, basis);
         return { ...stats, removed: Promise.resolve() };
       }

@@ -90,21 +90,23 @@ export class TreeWriter {
   /**
    * Writes the tree's manifest: it holds these files, made of `inputs` (null: unknown) by this
    * generator, with `sources` and `basis` beside it (render/basis.ts), and `changes` from the tree
-   * that was live before (null: unknown). The tree is trusted again from here.
+   * that was live before (null: unknown). The tree is trusted again from here. Returns the basis's
+   * hash (null without one).
    */
   record(
     inputs: string | null,
     changes: Changes | null,
     sources: Sources | null = null,
     basis: RecordBytes | null = null,
-  ): void {
-    writeManifest(
+  ): string | null {
+    const basisHash = writeManifest(
       this.dir,
       { inputs, generator: generatorFingerprint(), files: this.facts(), changes },
       sources,
       basis,
     );
     this.changing = false;
+    return basisHash;
   }
 
   /** Records what the tree holds now as of no known inputs nor generator: a tree left half-way. */
