@@ -59,7 +59,7 @@ export interface CollectionIndex {
  * Each word's packed postings, looked up by word: the index never walks them (its shards list the
  * words). A Map, or a change's words over the postings it changed (see changedPostings).
  */
-export interface PackedPostings {
+interface PackedPostings {
   get(word: string): string | undefined;
 }
 
