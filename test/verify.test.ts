@@ -2,7 +2,7 @@
 // each caught and named (path and kind). Real HTTP on 127.0.0.1: the local server over builds of
 // the sample content, and a small proxy in front of it that alters what one path answers.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
@@ -19,10 +19,12 @@ import type { Difference } from '../generator/verify/compare.ts';
 import { expectedFromBuilt, expectedFromContent, originMapper } from '../generator/verify/expected.ts';
 import { formatDifferences, summaryLine } from '../generator/verify/report.ts';
 import { type VerifyReport, verifyMirror } from '../generator/verify/verify.ts';
+import { runCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { packPath, readTree } from './helpers/files.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { tempDir } from './helpers/temp.ts';
 
 const SEED = 20261121;
 
@@ -367,5 +369,18 @@ describe('npm run verify (command line)', () => {
     expect(usage.stderr).toBe(
       'error: give the mirror to verify: npm run verify -- https://mirror.example.org (--help lists the options)\n',
     );
+  });
+
+  it('leaves no temporary directory behind when the content it is to build does not exist', async () => {
+    // A process of its own, its TMPDIR a directory of this test's: the one it made to build in was
+    // left there empty before (verify-command.ts removes it on every refusal).
+    const tmp = tempDir('pepys-verify-tmp-');
+    const missing = join(tmp, 'no-such-content');
+    const r = await runCli('verify', ['http://127.0.0.1:9', '--content', missing, '--quiet'], { env: { TMPDIR: tmp } });
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `error: content directory ${missing} does not exist (give --content <dir> or --built <dir>)\n`,
+    ]);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
