@@ -23,7 +23,7 @@ import { DOWNLOAD_FILES, DOWNLOADS_FILE } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
 import { activeSlot, otherSlot, type Slot } from '../output/generations.ts';
 import { prepareOutput } from '../output/writer.ts';
-import type { Downloads } from '../render/downloads.ts';
+import { type Downloads, sqlOnThisThread } from '../render/downloads.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 import { RenderMemo } from '../render/render-memo.ts';
 import { type Fragments, renderSite } from '../render/render-site.ts';
@@ -142,7 +142,8 @@ export class BuildSession {
   static async open(options: SessionOptions): Promise<BuildSession> {
     // Before anything is read or written: the output must be this build's to replace.
     prepareOutput(options.contentDir, options.outDir);
-    const state = await readContent(options.contentDir, options);
+    // The first render makes the downloads on this thread, and a test's sessions make them here too.
+    const [state] = await Promise.all([readContent(options.contentDir, options), sqlOnThisThread()]);
     const v = validate(state);
     if (!v.ok) throw new ContentError(v.problems, options.contentDir);
     const memo = new RenderMemo();
