@@ -118,6 +118,27 @@ describe('what the watch mode leaves behind', () => {
     expect(await notCold(content, out)).toEqual([]);
   });
 
+  it('Ctrl-C right after an edit waits for its downloads and record: the next build has nothing to do', async () => {
+    const content = writeContent(rebuildSite());
+    const out = join(tempDir('pepys-watch-basis-'), 'public');
+    const cli = startCli('build', ['--content', content, '--out', out, '--watch']);
+    try {
+      await cli.waitFor('stdout', /watching/);
+      editText(content, 'entries/1660/1660-01-05.html', 'Stopped.');
+      // The edit's rebuild is live; its downloads follow a quarter of a second later.
+      await cli.waitFor('stdout', /1660-01-05\.html: rebuilt/);
+      cli.child.kill('SIGINT');
+      const result = await cli.done;
+      expect(result.code, result.stderr).toBe(0);
+      // Before, the process ended at once, before the downloads and the record: the next build
+      // found no manifest and rendered the site again.
+      expect((await rebuild(content, out)).mode).toBe('unchanged');
+      expect(await notCold(content, out)).toEqual([]);
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+  });
+
   it('a session killed at any moment (SIGKILL) leaves an output the next build gets right: a cold build’s bytes', async () => {
     const content = writeContent(rebuildSite());
     const out = join(tempDir('pepys-watch-basis-'), 'public');

@@ -46,8 +46,12 @@ export interface Watcher {
   rescan(): Promise<void>;
   /** The last rebuild that read something new, if any. */
   readonly lastReport: RebuildReport | null;
-  /** Stops watching; settles when a rebuild under way has finished. */
-  close(): Promise<void>;
+  /**
+   * Stops watching; settles when a rebuild under way has finished. With `finish`, it first waits
+   * for the downloads of the last valid content (made in the background after an edit), so that
+   * the record a build leaves is written too and the next build finds nothing to do.
+   */
+  close(options?: { finish?: boolean }): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -171,7 +175,7 @@ export async function startWatching(options: WatchOptions): Promise<Watcher> {
     get lastReport() {
       return lastReport;
     },
-    close: async () => {
+    close: async (closing = {}) => {
       closed = true;
       tree?.close();
       if (timer !== null) clearTimeout(timer);
@@ -181,6 +185,7 @@ export async function startWatching(options: WatchOptions): Promise<Watcher> {
       pending = new Set();
       rescanWanted = false;
       await running;
+      if (closing.finish === true) await session.downloadsSettled();
       // What a build leaves beside its tree, if the session had not written it yet (session.ts).
       await session.record();
       session.close();
