@@ -17,7 +17,7 @@ import { outputCapWarnings } from '../deploy/file-caps.ts';
 import { lockOutput } from '../output/lock.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { type CommandIo, colourOf, endCommand } from './command-io.ts';
-import { CommandEnd, failureMessage, type ReportContext } from './exit.ts';
+import { CommandEnd, failureMessage, type ReportContext, refuse } from './exit.ts';
 import { importApart } from './import-apart.ts';
 import {
   CONFIG_HELP,
@@ -73,11 +73,6 @@ export async function buildCommand(
     io.stderr(io.stderrIsTTY ? `\r\x1b[K${safe}` : safe);
     return status;
   }
-}
-
-/** Ends the command with a usage error (exit 2). */
-function refuse(message: string): never {
-  throw new CommandEnd(2, message);
 }
 
 async function run(args: readonly string[], io: CommandIo, failure: ReportContext, onStart: OnStart): Promise<void> {

@@ -30,8 +30,8 @@ function coloured(text: string): string {
 
 /**
  * A command's end before its work is done, thrown where the command runs in-process
- * (options.ts readCommand, init-command.ts): the status, the message of `error: <message>` (none
- * for status 0) and what goes to standard output (--help, --version).
+ * (options.ts readCommand, the `<name>-command.ts` files; refuse below): the status, the message
+ * of `error: <message>` (none for status 0) and what goes to standard output (--help, --version).
  */
 export class CommandEnd extends Error {
   readonly status: number;
@@ -42,6 +42,14 @@ export class CommandEnd extends Error {
     this.status = status;
     this.stdout = stdout;
   }
+}
+
+/**
+ * Ends a command run in-process with `error: <message>` and the status (2 by default: a usage
+ * error), for its caller to print: what fail() does for a command that owns its process.
+ */
+export function refuse(message: string, status: number = EXIT_USAGE): never {
+  throw new CommandEnd(status, message);
 }
 
 /** `error: <message>` as fail() prints it: control characters shown, `error:` coloured when `colour` is. */

@@ -16,7 +16,7 @@ import { pad2 } from '../core/dates.ts';
 import { DOWNLOAD_PATHS } from '../core/files.ts';
 import { ok } from '../core/result.ts';
 import { type CommandIo, endCommand } from './command-io.ts';
-import { CommandEnd, EXIT_FAILED, EXIT_USAGE } from './exit.ts';
+import { EXIT_FAILED, refuse } from './exit.ts';
 import { readCommand, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
 
 const USAGE = `usage: pepys-api init <dir> [options]
@@ -41,11 +41,6 @@ export function init(args: readonly string[], io: CommandIo): number {
   } catch (err) {
     return endCommand(err, io);
   }
-}
-
-/** Ends the command with `error: <message>` and the status (2: a usage error). */
-function refuse(message: string, status: number = EXIT_USAGE): never {
-  throw new CommandEnd(status, message);
 }
 
 function run(args: readonly string[], io: CommandIo): void {

@@ -9,7 +9,7 @@ import { parseConvention, parseOrigin, readSiteConfig } from '../content/config.
 import { titleFormat } from '../content/locale.ts';
 import { CALENDARS, type CalendarName } from '../core/calendar.ts';
 import { type Period, periodProblem } from '../core/period.ts';
-import { CommandEnd, EXIT_USAGE, fail } from './exit.ts';
+import { CommandEnd, fail, refuse } from './exit.ts';
 
 export const CONFIG_OPTIONS = {
   content: { type: 'string', default: 'content' },
@@ -47,11 +47,6 @@ export function configOverrides(values: Parameters<typeof readConfigOverrides>[0
   }
 }
 
-/** A usage error (exit 2) thrown for the command's caller to print. */
-function usage(message: string): never {
-  throw new CommandEnd(EXIT_USAGE, message);
-}
-
 /**
  * configOverrides without the exit, for a command run in-process (build-command.ts): a bad value
  * is thrown as a CommandEnd (exit.ts).
@@ -74,34 +69,34 @@ export function readConfigOverrides(values: {
     const v = values[flag];
     if (v === undefined) continue;
     const origin = parseOrigin(v);
-    if (origin instanceof Error) usage(`--${flag}: ${origin.message}`);
+    if (origin instanceof Error) refuse(`--${flag}: ${origin.message}`);
     o[key] = origin;
   }
   if (values['page-size'] !== undefined) {
     const n = Number(values['page-size']);
     if (!Number.isSafeInteger(n) || n < 1)
-      usage(`--page-size must be a positive whole number, not ${values['page-size']}`);
+      refuse(`--page-size must be a positive whole number, not ${values['page-size']}`);
     o.pageSize = n;
   }
   if (values.calendar !== undefined) {
     if (!CALENDARS.includes(values.calendar as CalendarName))
-      usage(`--calendar: one of ${CALENDARS.join(', ')}, not ${values.calendar}`);
+      refuse(`--calendar: one of ${CALENDARS.join(', ')}, not ${values.calendar}`);
     o.calendar = values.calendar as CalendarName;
   }
   if (values.locale !== undefined) {
     const format = titleFormat(values.locale);
-    if (format instanceof Error) usage(`--locale: ${format.message}`);
+    if (format instanceof Error) refuse(`--locale: ${format.message}`);
     o.locale = values.locale;
   }
   if (values.period !== undefined) {
     const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(values.period);
-    if (m === null) usage(`--period: <start>..<end>, two dates written YYYY-MM-DD, not ${values.period}`);
+    if (m === null) refuse(`--period: <start>..<end>, two dates written YYYY-MM-DD, not ${values.period}`);
     o.period = { start: m[1] as string, end: m[2] as string };
     checkPeriod(values.content ?? CONFIG_OPTIONS.content.default, o.period, o.calendar);
   }
   if (values['title-convention'] !== undefined) {
     const c = parseConvention(values['title-convention']);
-    if (c instanceof Error) usage(`--title-convention: ${c.message}`);
+    if (c instanceof Error) refuse(`--title-convention: ${c.message}`);
     o.titleConvention = c;
   }
   return o;
@@ -120,7 +115,7 @@ function checkPeriod(contentDir: string, period: Period, calendar: CalendarName 
     inForce = site.config.calendar;
   }
   const wrong = periodProblem(inForce, period.start, period.end);
-  if (wrong !== null) usage(`--period: ${wrong}`);
+  if (wrong !== null) refuse(`--period: ${wrong}`);
 }
 
 /** What `--version` prints: the package and the Node that runs it. */
@@ -183,8 +178,7 @@ export function readCommand<T extends ParseArgsConfig>(
   try {
     parsed = parseArgs(config);
   } catch (err) {
-    throw new CommandEnd(
-      EXIT_USAGE,
+    refuse(
       `${((err as Error).message.split('\n')[0] ?? '').split('. ')[0]?.replace(/\.$/, '')} (${invocation}${invocation.startsWith('npm ') ? ' --' : ''} --help)`,
     );
   }

@@ -14,7 +14,7 @@ import { type ExpectedSite, expectedFromBuilt, expectedFromContent } from '../ve
 import { formatDifferences, formatNotes, summaryLine } from '../verify/report.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_SAMPLE, type VerifyProgress, verifyMirror } from '../verify/verify.ts';
 import { type CommandIo, endCommand } from './command-io.ts';
-import { CommandEnd, EXIT_USAGE, failureMessage } from './exit.ts';
+import { CommandEnd, EXIT_USAGE, failureMessage, refuse } from './exit.ts';
 import { CONFIG_OPTIONS, readCommand, readConfigOverrides, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
 
 const EXIT_DIFFERENT = 1;
@@ -57,11 +57,6 @@ export async function verifyCommand(
   } catch (err) {
     return endCommand(err, io);
   }
-}
-
-/** Ends the command with a usage error (exit 2). */
-function refuse(message: string): never {
-  throw new CommandEnd(EXIT_USAGE, message);
 }
 
 /** The mirror's origin from what the user typed: an origin, or the API's root under it. */
