@@ -44,6 +44,20 @@ function watch(contentDir: string, outDir: string, downloadsDelayMs: number): Pr
 
 const rebuild = (contentDir: string, outDir: string) => build({ contentDir, outDir, quiet: true, env: {} });
 
+/** `npm run build -- --watch` on a new small site, once it watches (the caller stops it). */
+async function watchingCli() {
+  const content = writeContent(rebuildSite());
+  const out = join(tempDir('pepys-watch-basis-'), 'public');
+  const cli = startCli('build', ['--content', content, '--out', out, '--watch']);
+  try {
+    await cli.waitFor('stdout', /watching/);
+  } catch (err) {
+    cli.child.kill('SIGKILL');
+    throw err;
+  }
+  return { content, out, cli };
+}
+
 describe('what the watch mode leaves behind', () => {
   it('a build after a session has nothing to do, and patches the next edit from the basis the session saved', async () => {
     const content = writeContent(rebuildSite());
@@ -119,11 +133,8 @@ describe('what the watch mode leaves behind', () => {
   });
 
   it('Ctrl-C right after an edit waits for its downloads and record: the next build has nothing to do', async () => {
-    const content = writeContent(rebuildSite());
-    const out = join(tempDir('pepys-watch-basis-'), 'public');
-    const cli = startCli('build', ['--content', content, '--out', out, '--watch']);
+    const { content, out, cli } = await watchingCli();
     try {
-      await cli.waitFor('stdout', /watching/);
       editText(content, 'entries/1660/1660-01-05.html', 'Stopped.');
       // The edit's rebuild is live; its downloads follow a quarter of a second later.
       await cli.waitFor('stdout', /1660-01-05\.html: rebuilt/);
@@ -140,13 +151,10 @@ describe('what the watch mode leaves behind', () => {
   });
 
   it('a session killed at any moment (SIGKILL) leaves an output the next build gets right: a cold build’s bytes', async () => {
-    const content = writeContent(rebuildSite());
-    const out = join(tempDir('pepys-watch-basis-'), 'public');
-    const cli = startCli('build', ['--content', content, '--out', out, '--watch']);
+    const { content, out, cli } = await watchingCli();
     try {
-      await cli.waitFor('stdout', /watching/);
       editText(content, 'entries/1660/1660-01-05.html', 'Killed.');
-      // Anywhere from the edit's rebuild to the downloads made again (a second later) and the
+      // Anywhere from the edit's rebuild to the downloads made again (250 ms later, then ~0.2 s) and the
       // manifest recorded after them.
       const delayMs = Math.floor(Math.random() * 1600);
       await new Promise((r) => setTimeout(r, delayMs));
