@@ -8,27 +8,25 @@ import type { OutputFile } from './file.ts';
 /** Bytes gathered before a write when a body comes in pieces (a basis's pieces are its lines). */
 const BATCH_BYTES = 1 << 20;
 
+/** `create()` of a file at `path`, tried again once its directory is made if that is missing. */
+function inItsDirectory<T>(path: string, create: () => T): T {
+  try {
+    return create();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dirname(path), { recursive: true });
+    return create();
+  }
+}
+
 /** Creates `temp` (its directory too, when missing) and writes `body` into it. */
 function writeTemp(temp: string, body: OutputFile['body'] | Iterable<Uint8Array>): void {
   if (typeof body === 'string' || body instanceof Uint8Array) {
-    try {
-      writeFileSync(temp, body);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dirname(temp), { recursive: true });
-      writeFileSync(temp, body);
-    }
+    inItsDirectory(temp, () => writeFileSync(temp, body));
     return;
   }
   // Opened before a piece is asked for: pieces made once are never lost to a retry.
-  let fd: number;
-  try {
-    fd = openSync(temp, 'w');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dirname(temp), { recursive: true });
-    fd = openSync(temp, 'w');
-  }
+  const fd = inItsDirectory(temp, () => openSync(temp, 'w'));
   try {
     const batch = Buffer.allocUnsafe(BATCH_BYTES);
     let held = 0;
