@@ -27,6 +27,7 @@ import {
   STANDARD_HELP,
   STANDARD_OPTIONS,
 } from './options.ts';
+import { stopOnSignals } from './stop-watching.ts';
 
 const USAGE = `usage: npm run build -- [options]
 
@@ -210,27 +211,7 @@ async function watch(
   });
   delete failure.kept;
   io.stdout(`built ${outDir} (-> ${watcher.session.liveSlot}); watching ${contentDir} (Ctrl-C to stop)\n`);
-  // A signal stops watching, and the process ends once the last edit's downloads and the record a
-  // build leaves (manifest, sources, basis) are written, so that the next build has nothing to do;
-  // a second signal ends it without them (the live site stays as it is; the next build renders).
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) process.exit(0);
-      stopping = true;
-      const slow = setTimeout(
-        () =>
-          io.stdout(
-            `stopping: finishing the last edit's downloads (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop without them)\n`,
-          ),
-        200,
-      );
-      watcher.close({ finish: true }).finally(() => {
-        clearTimeout(slow);
-        process.exit(0);
-      });
-    });
-  }
+  stopOnSignals(() => watcher.close({ finish: true }), io.stdout);
 }
 
 /** The figures the benchmark reads: the build's own, and the process's CPU time and peak memory. */

@@ -33,6 +33,7 @@ import {
   STANDARD_HELP,
   STANDARD_OPTIONS,
 } from './options.ts';
+import { stopOnSignals } from './stop-watching.ts';
 
 const USAGE = `usage: npm start -- [options]
 
@@ -157,16 +158,20 @@ api = createApiServer({ publicDir: outDir });
 // closeAllConnections) on 'listening', so it is told here that the gate listens for it.
 api.emit('listening');
 
-let closeWatcher: (() => void) | null = null;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    closeWatcher?.();
-    gate.close();
-    for (const socket of held.splice(0)) socket.destroy();
-    api?.closeAllConnections();
-    process.exit(0);
-  });
-}
+/** Stops taking requests: every connection is closed, and the port. */
+const stopServing = (): void => {
+  gate.close();
+  for (const socket of held.splice(0)) socket.destroy();
+  api?.closeAllConnections();
+};
+// A building watch replaces these with its own (stop-watching.ts): it stops serving at once, then
+// finishes the last edit's downloads and the build's record before the process ends.
+const onSignal = (): void => {
+  stopServing();
+  process.exit(0);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 
 if (building) {
   if (values.quiet !== true)
@@ -187,7 +192,13 @@ if (building) {
           (report.ok ? process.stdout : process.stderr).write(`[${new Date().toLocaleTimeString()}] ${line}\n`);
         },
       });
-      closeWatcher = () => watcher.close();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      stopOnSignals(
+        () => watcher.close({ finish: true }),
+        (line) => process.stdout.write(line),
+        stopServing,
+      );
     } else {
       // Loaded only here (after the port is bound), like the watch mode: the renderers bring the
       // downloads' SQLite engine, tens of milliseconds to start, which --no-build never needs.
