@@ -5,7 +5,9 @@
 // Plain JavaScript, so that the thread starts in a few milliseconds under any Node (Node 20 does
 // not give worker threads the module hooks that run this project's TypeScript).
 //
-// The files come through a ring of shared memory (workerData.ring), not messages: the main
+// A job is a message `{ dir, ring, control }` (a staging tree, and its ring and counters, new for
+// each job); the thread answers it when it ends and waits for the next (kept-threads.ts).
+// The files come through a ring of shared memory (the job's `ring`), not messages: the main
 // thread encodes each path and body straight into it and this thread writes the body from there,
 // so no file is copied or converted on the way. Records are 4-byte aligned:
 //   Int32 path length, Int32 body length, path bytes (UTF-8), body bytes (UTF-8)
@@ -15,12 +17,12 @@
 // sleeps (SLEEPING), so that the main thread wakes it only then: a wake-up is a system call, and
 // there is one record per file. After the first failure
 // nothing more is written, but the ring is still drained, so that the main thread never waits
-// for a thread that stopped; the failure is the reply.
+// for a thread that stopped; the failure is the reply (and the thread is not used again).
 
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 
 const PRODUCED = 0;
 const CONSUMED = 1;
@@ -28,79 +30,86 @@ const SLEEPING = 2;
 const WRAP = -1;
 const END = -2;
 
-const { dir, ring, control: controlBuffer } = workerData;
-const control = new Int32Array(controlBuffer);
-const bytes8 = new Uint8Array(ring);
-const words = new Int32Array(ring);
-const capacity = ring.byteLength;
+/**
+ * Writes the files of one job until its END; its reply.
+ * @param {{ dir: string, ring: SharedArrayBuffer, control: SharedArrayBuffer }} job
+ */
+function writeAll({ dir, ring, control: controlBuffer }) {
+  const control = new Int32Array(controlBuffer);
+  const bytes8 = new Uint8Array(ring);
+  const words = new Int32Array(ring);
+  const capacity = ring.byteLength;
 
-const made = new Set();
-let files = 0;
-let bytes = 0;
-/** [path, sha256, size, inode, mtimeMs] of every file written. */
-const rows = [];
-/** The first failure: what the main thread rethrows, named by the file it was writing. */
-let failure = null;
+  const made = new Set();
+  let files = 0;
+  let bytes = 0;
+  /** [path, sha256, size, inode, mtimeMs] of every file written. */
+  const rows = [];
+  /** The first failure: what the main thread rethrows, named by the file it was writing. */
+  let failure = null;
 
-function writeOne(path, body) {
-  const target = join(dir, path);
-  const parent = dirname(target);
-  if (!made.has(parent)) {
-    mkdirSync(parent, { recursive: true });
-    made.add(parent);
-  }
-  // 'w': create or truncate, as writeFileSync does.
-  const fd = openSync(target, 'w');
-  try {
-    let done = 0;
-    while (done < body.length) done += writeSync(fd, body, done, body.length - done);
-    // What the tree's manifest records of it (manifest.ts): the hash of its bytes, its facts.
-    const s = fstatSync(fd);
-    rows.push([path, createHash('sha256').update(body).digest('hex'), s.size, s.ino, s.mtimeMs]);
-  } finally {
-    closeSync(fd);
-  }
-  files++;
-  bytes += body.length;
-}
-
-let consumed = Atomics.load(control, CONSUMED);
-for (;;) {
-  const produced = Atomics.load(control, PRODUCED);
-  if (produced === consumed) {
-    // Said before the last look, so that a record published after it is never slept through.
-    Atomics.store(control, SLEEPING, 1);
-    if (Atomics.load(control, PRODUCED) === produced) Atomics.wait(control, PRODUCED, produced);
-    Atomics.store(control, SLEEPING, 0);
-    continue;
-  }
-  const at = (consumed >>> 0) % capacity;
-  const pathLength = words[at >> 2];
-  if (pathLength === END) break;
-  let size;
-  if (pathLength === WRAP) size = capacity - at;
-  else {
-    const bodyLength = words[(at >> 2) + 1];
-    const path = Buffer.from(ring, at + 8, pathLength).toString('utf8');
-    if (failure === null) {
-      try {
-        writeOne(path, bytes8.subarray(at + 8 + pathLength, at + 8 + pathLength + bodyLength));
-      } catch (err) {
-        // Named as Node names it (the directory, when making it failed), else by the file.
-        failure = {
-          code: err?.code,
-          syscall: err?.syscall,
-          message: String(err?.message ?? err),
-          path: err?.path ?? join(dir, path),
-        };
-      }
+  function writeOne(path, body) {
+    const target = join(dir, path);
+    const parent = dirname(target);
+    if (!made.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      made.add(parent);
     }
-    size = (8 + pathLength + bodyLength + 3) & ~3;
+    // 'w': create or truncate, as writeFileSync does.
+    const fd = openSync(target, 'w');
+    try {
+      let done = 0;
+      while (done < body.length) done += writeSync(fd, body, done, body.length - done);
+      // What the tree's manifest records of it (manifest.ts): the hash of its bytes, its facts.
+      const s = fstatSync(fd);
+      rows.push([path, createHash('sha256').update(body).digest('hex'), s.size, s.ino, s.mtimeMs]);
+    } finally {
+      closeSync(fd);
+    }
+    files++;
+    bytes += body.length;
   }
-  consumed = (consumed + size) | 0;
-  Atomics.store(control, CONSUMED, consumed);
-  Atomics.notify(control, CONSUMED);
+
+  let consumed = Atomics.load(control, CONSUMED);
+  for (;;) {
+    const produced = Atomics.load(control, PRODUCED);
+    if (produced === consumed) {
+      // Said before the last look, so that a record published after it is never slept through.
+      Atomics.store(control, SLEEPING, 1);
+      if (Atomics.load(control, PRODUCED) === produced) Atomics.wait(control, PRODUCED, produced);
+      Atomics.store(control, SLEEPING, 0);
+      continue;
+    }
+    const at = (consumed >>> 0) % capacity;
+    const pathLength = words[at >> 2];
+    if (pathLength === END) break;
+    let size;
+    if (pathLength === WRAP) size = capacity - at;
+    else {
+      const bodyLength = words[(at >> 2) + 1];
+      const path = Buffer.from(ring, at + 8, pathLength).toString('utf8');
+      if (failure === null) {
+        try {
+          writeOne(path, bytes8.subarray(at + 8 + pathLength, at + 8 + pathLength + bodyLength));
+        } catch (err) {
+          // Named as Node names it (the directory, when making it failed), else by the file.
+          failure = {
+            code: err?.code,
+            syscall: err?.syscall,
+            message: String(err?.message ?? err),
+            path: err?.path ?? join(dir, path),
+          };
+        }
+      }
+      size = (8 + pathLength + bodyLength + 3) & ~3;
+    }
+    consumed = (consumed + size) | 0;
+    Atomics.store(control, CONSUMED, consumed);
+    Atomics.notify(control, CONSUMED);
+  }
+  return { files, bytes, rows, error: failure };
 }
-parentPort.postMessage({ files, bytes, rows, error: failure });
-// Stays until the main thread stops it, so that its 'exit' never overtakes this reply.
-parentPort.on('message', () => {});
+
+// Jobs, one after another: the thread stays until the main thread stops it, so that its 'exit'
+// never overtakes a reply.
+parentPort.on('message', (job) => parentPort.postMessage(writeAll(job)));

@@ -20,11 +20,11 @@
 
 import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import type { OutputFile, RecordBytes } from './file.ts';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
+import { keptThreads, type LentThread } from './kept-threads.ts';
 import { changesBetween, type FileFacts, factsOf, hashBytes, writeManifest } from './manifest.ts';
 import { liveManifest } from './rebuild.ts';
 import { discard, sweepLeftovers } from './trash.ts';
@@ -214,6 +214,17 @@ const STALL_MS = 60_000;
 /** Records are made visible to the thread this many bytes at a time: each publication may wake it. */
 const PUBLISH_BYTES = 64 * 1024;
 
+/**
+ * How long the writer thread is kept idle after a build, for the next build of the same process
+ * (the tests, the watch mode): a few seconds; it holds little (each job's ring is its own).
+ */
+const IDLE_MS = 5_000;
+
+const writeThreads = keptThreads(new URL('./write-worker.mjs', import.meta.url), IDLE_MS);
+
+/** Writer threads started by this process so far (the tests see that a build reused one). */
+export const writeThreadsStarted = (): number => writeThreads.started;
+
 type WorkerFailure = { code?: string; syscall?: string; message: string; path: string };
 type WorkerRow = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
 
@@ -248,11 +259,11 @@ export function beginSite(outDir: string): StagedSite {
   const bytes8 = new Uint8Array(ring);
   const words = new Int32Array(ring);
   const encoder = new TextEncoder();
-  let worker: Worker;
+  let thread: LentThread;
   try {
-    worker = new Worker(new URL('./write-worker.mjs', import.meta.url), {
-      workerData: { dir: next, ring, control: control.buffer },
-    });
+    // A thread kept from an earlier build, or a new one (kept-threads.ts); this build is its job.
+    thread = writeThreads.take();
+    thread.worker.postMessage({ dir: next, ring, control: control.buffer });
   } catch (err) {
     rmSync(next, { recursive: true, force: true });
     throw err;
@@ -260,9 +271,9 @@ export function beginSite(outDir: string): StagedSite {
   // The reply to END, or why there is none: the thread failed or exited first.
   const reply = new Promise<{ files: number; bytes: number; rows: WorkerRow[]; error: WorkerFailure | null }>(
     (resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the thread writing ${next} stopped (exit code ${code})`)));
+      thread.on('message', resolve);
+      thread.on('error', reject);
+      thread.on('exit', (code: number) => reject(new Error(`the thread writing ${next} stopped (exit code ${code})`)));
     },
   );
   // Not a failure of its own until someone waits for it (commit); abandon ignores it.
@@ -347,6 +358,8 @@ export function beginSite(outDir: string): StagedSite {
         publish();
         const r = await reply;
         if (r.error !== null) throw workerError(r.error);
+        // Its job done cleanly, the thread waits for the next build's; one that failed is dropped.
+        thread.give();
         stats = { files: r.files + local.files, bytes: r.bytes + local.bytes };
         const files = new Map<string, FileFacts>();
         for (const [path, hash, size, ino, mtimeMs] of r.rows) files.set(path, { hash, size, ino, mtimeMs });
@@ -365,11 +378,10 @@ export function beginSite(outDir: string): StagedSite {
           basis,
         );
       } catch (err) {
-        await worker.terminate();
+        await thread.drop();
         rmSync(next, { recursive: true, force: true });
         throw err;
       }
-      await worker.terminate();
       // The output may have changed while the site was built: it must still be the writer's own.
       try {
         orRefuse(checkOutDir(outDir, undefined, outDir));
@@ -381,7 +393,7 @@ export function beginSite(outDir: string): StagedSite {
     },
     async abandon() {
       open = false;
-      await worker.terminate();
+      await thread.drop();
       rmSync(next, { recursive: true, force: true });
     },
   };

@@ -2,9 +2,9 @@
 // and the back-pressure that keeps what waits for it small: the caller sends the SQL steps and the
 // NDJSON's bytes a piece at a time and waits while what the thread has yet to do weighs more than a
 // limit, so that the rows waiting in its queue are a few pieces, not the whole site's text twice.
-// What the steps are is decided in downloads.ts.
+// What the steps are is decided in downloads.ts. The thread is kept between jobs (kept-threads.ts).
 
-import { Worker } from 'node:worker_threads';
+import { keptThreads } from '../output/kept-threads.ts';
 import type { DatabaseStep } from './sqlite-steps.mjs';
 
 /**
@@ -50,6 +50,19 @@ const GZIP_BACKLOG = 4_000_000;
 export const GZIP_PIECE = 1_000_000;
 
 /**
+ * How long the database's thread is kept idle after a job: long enough for the next build of a
+ * process that builds many times (the tests; the watch mode, an edit after another), short enough
+ * that the WebAssembly memory sql.js grew for a big site (it never shrinks: about 100 MB for the
+ * whole diary) is not held for long by a process that builds no more.
+ */
+const IDLE_MS = 5_000;
+
+const threads = keptThreads(new URL('./database-worker.mjs', import.meta.url), IDLE_MS, { workerData: { gzip: GZIP } });
+
+/** Database threads started by this process so far (the tests see that a job reused one). */
+export const databaseThreadsStarted = (): number => threads.started;
+
+/**
  * The thread; `room`, the bytes the database's file is given at once (sqlite-steps.mjs
  * roomyDatabase; databaseRoom in downloads.ts).
  */
@@ -59,9 +72,9 @@ export function databaseThread(
   backlog = GZIP_BACKLOG,
   room = 0,
 ): DatabaseThread {
-  const worker = new Worker(new URL('./database-worker.mjs', import.meta.url), {
-    workerData: { streams, gzip: GZIP, backlog, room },
-  });
+  const thread = threads.take();
+  const { worker } = thread;
+  worker.postMessage({ begin: { streams, backlog, room } });
   // The weights of the messages sent and not yet done with, in order.
   const inFlight: number[] = [];
   let weight = 0;
@@ -74,17 +87,19 @@ export function databaseThread(
       reject(err);
       wake?.();
     };
-    // null: a message was done with (database-worker.mjs); then the files, once.
-    worker.on('message', (message: { database: Uint8Array; gzipped: Uint8Array[] } | null) => {
+    // null: a message was done with (database-worker.mjs); then the files, once, and the thread
+    // waits for its next job.
+    thread.on('message', (message: { database: Uint8Array; gzipped: Uint8Array[] } | null) => {
       if (message !== null) {
+        thread.give();
         resolve(message);
         return;
       }
       weight -= inFlight.shift() ?? 0;
       wake?.();
     });
-    worker.once('error', (err) => fail?.(err));
-    worker.once('exit', (code) =>
+    thread.on('error', (err: Error) => fail?.(err));
+    thread.on('exit', (code: number) =>
       fail?.(new Error(`the thread making the downloads' database stopped (exit code ${code})`)),
     );
   });
@@ -119,6 +134,7 @@ export function databaseThread(
       worker.postMessage(null);
       return made;
     },
-    stop: () => void worker.terminate(),
+    // After the end's answer the thread is kept for the next job: stopping then does nothing.
+    stop: () => void thread.drop(),
   };
 }

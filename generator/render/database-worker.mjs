@@ -7,20 +7,25 @@
 // thread, rendering the search index in one go (≈0.6 s on the whole diary), held back the pieces
 // and, through them, the database's next rows.
 //
-// Messages, run in order: a step of the database; `{ stream, bytes }`, NDJSON for a gzip stream;
-// null, the end. Each is answered with null once done with (a piece of NDJSON: once its stream's
-// backlog is small), so that the main thread keeps only a few ahead; at the end, the database's
-// bytes and each stream's gzip, moved rather than copied.
+// Messages, run in order: `{ begin: { streams, backlog, room } }`, a new job (a new database, and
+// `streams` gzip streams); a step of the database; `{ stream, bytes }`, NDJSON for a gzip stream;
+// null, the job's end. Each but `begin` is answered with null once done with (a piece of NDJSON:
+// once its stream's backlog is small), so that the main thread keeps only a few ahead; at the
+// end, the database's bytes and each stream's gzip, moved rather than copied. The thread then
+// waits for the next job (kept-threads.ts): sql.js is set up once a thread, and each job's
+// database and streams are new, so that a job's bytes are those a new thread would make. A
+// failure ends the thread.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import { databaseWriter } from './sqlite-steps.mjs';
 
-/** @typedef {import('./sqlite-steps.d.mts').DatabaseStep | { stream: number, bytes: Uint8Array } | null} Message */
+/** @typedef {{ streams: number, backlog: number, room: number }} Job */
+/** @typedef {import('./sqlite-steps.d.mts').DatabaseStep | { stream: number, bytes: Uint8Array } | { begin: Job } | null} Message */
 
-/** @type {{ streams: number, gzip: import('node:zlib').ZlibOptions, backlog: number, room: number }} */
-const { streams, gzip, backlog, room } = workerData;
+/** @type {{ gzip: import('node:zlib').ZlibOptions }} */
+const { gzip } = workerData;
 const port = parentPort;
 if (port === null) throw new Error('database-worker.mjs runs as a worker thread');
 
@@ -42,9 +47,17 @@ function gzipStream() {
 }
 
 const SQL = await initSqlJs();
-const writer = databaseWriter(SQL, room);
-const zips = Array.from({ length: streams }, gzipStream);
 
+/**
+ * A job's database and gzip streams, new.
+ * @param {Job} job
+ */
+function begin({ streams, backlog, room }) {
+  return { writer: databaseWriter(SQL, room), zips: Array.from({ length: streams }, gzipStream), backlog };
+}
+
+/** @type {ReturnType<typeof begin> | undefined} */
+let job;
 /** @type {Message[]} */
 const queue = [];
 let waiting = false;
@@ -53,31 +66,42 @@ let waiting = false;
 const movable = (/** @type {Uint8Array} */ bytes) =>
   bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : [];
 
-async function end() {
+/** @param {ReturnType<typeof begin>} ending */
+async function end({ writer, zips }) {
   const database = writer.end();
   for (const { zip } of zips) zip.end();
   const gzipped = await Promise.all(zips.map((z) => z.done));
   port.postMessage({ database, gzipped }, [database, ...gzipped].flatMap(movable));
-  port.close();
 }
 
 /** Runs the messages in order; a piece of NDJSON its stream cannot take yet waits for the stream. */
 function pump() {
   while (!waiting && queue.length > 0) {
     const message = /** @type {Message} */ (queue.shift());
+    if (message !== null && 'begin' in message) {
+      job = begin(message.begin);
+      continue;
+    }
+    if (job === undefined) throw new Error('a message to the database thread before its job began');
     if (message === null) {
       // A failure here (of SQLite or of deflate) ends the thread with it: the main thread's error.
-      void end();
+      // The next job's messages wait until this one's answer is sent.
+      waiting = true;
+      void end(job).then(() => {
+        job = undefined;
+        waiting = false;
+        pump();
+      });
       return;
     }
     if ('sql' in message) {
-      writer.step(message);
+      job.writer.step(message);
       port.postMessage(null);
       continue;
     }
-    const { zip } = zips[message.stream] ?? {};
+    const { zip } = job.zips[message.stream] ?? {};
     if (zip === undefined) throw new Error(`no gzip stream ${message.stream}`);
-    if (zip.write(message.bytes) || zip.writableLength <= backlog) {
+    if (zip.write(message.bytes) || zip.writableLength <= job.backlog) {
       port.postMessage(null);
       continue;
     }

@@ -1,0 +1,108 @@
+// Worker threads kept between jobs, so that a process that builds many times (the tests, the
+// watch mode's downloads after each edit) starts a thread once, not once a build: starting one
+// costs about 80 ms of CPU (Node's bootstrap of an isolate, its modules), the database's thread
+// about 170 ms more (sql.js's WebAssembly) — a third of a small build's CPU (docs/performance.md).
+//
+// A thread is lent for one job (`take`); the job ends it cleanly (`give`: the thread waits for the
+// next job) or not (`drop`: a failure, a stop; the thread is terminated, never reused, since what
+// it was doing when stopped is unknown). At most one thread waits idle; it is unref'd, so that it
+// never keeps a process alive (a one-shot build exits at once), and terminated after a while.
+
+import { setTimeout as later } from 'node:timers';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/** A listener of a worker's events (Node's own type: its messages are whatever was sent). */
+type Listener = Parameters<Worker['on']>[1];
+
+/** A thread lent for one job. */
+export interface LentThread {
+  readonly worker: Worker;
+  /** Listens to the thread for this job only: the listener is removed when the job ends. */
+  on(event: 'message' | 'error' | 'exit', listener: Listener): void;
+  /** The job ended cleanly and the thread waits for the next: kept for it. Once; then a no-op. */
+  give(): void;
+  /**
+   * The job failed or was stopped: the thread is terminated (the job's listeners still see it
+   * exit, so that nothing waits for it). A no-op after `give`.
+   */
+  drop(): Promise<void>;
+}
+
+/** Threads of one script, kept between jobs. */
+export interface KeptThreads {
+  /** The idle thread, if any (referenced again), else a new one. */
+  take(): LentThread;
+  /** Threads started so far (the tests see whether a job had one kept for it). */
+  readonly started: number;
+}
+
+/** Threads running `script`, one kept idle for `idleMs` at most. */
+export function keptThreads(script: URL, idleMs: number, options?: WorkerOptions): KeptThreads {
+  let idle: { worker: Worker; forget: () => void } | undefined;
+  let started = 0;
+
+  const keep = (worker: Worker): void => {
+    if (idle !== undefined) {
+      void worker.terminate();
+      return;
+    }
+    const gone = (): void => {
+      if (idle?.worker === worker) idle = undefined;
+      clearTimeout(timer);
+      worker.off('exit', gone);
+      worker.off('error', gone);
+    };
+    const timer = later(() => {
+      gone();
+      void worker.terminate();
+    }, idleMs);
+    timer.unref();
+    // A thread that dies while idle (it should not) is forgotten, its error not thrown here.
+    worker.once('exit', gone);
+    worker.on('error', gone);
+    worker.unref();
+    idle = { worker, forget: gone };
+  };
+
+  const lend = (worker: Worker): LentThread => {
+    const listeners: [string, Listener][] = [];
+    let over = false;
+    const end = (): void => {
+      over = true;
+      for (const [event, listener] of listeners) worker.off(event, listener);
+    };
+    return {
+      worker,
+      on(event, listener) {
+        listeners.push([event, listener]);
+        worker.on(event, listener);
+      },
+      give() {
+        if (over) return;
+        end();
+        keep(worker);
+      },
+      async drop() {
+        if (over) return;
+        over = true;
+        await worker.terminate();
+      },
+    };
+  };
+
+  return {
+    take() {
+      const waiting = idle;
+      if (waiting === undefined) {
+        started++;
+        return lend(new Worker(script, options));
+      }
+      waiting.forget();
+      waiting.worker.ref();
+      return lend(waiting.worker);
+    },
+    get started() {
+      return started;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+// The build's threads are kept between builds of one process (output/kept-threads.ts): the
+// database's thread (render/database-thread.ts) and the writer's (output/writer.ts). A build on a
+// kept thread must give the bytes a new thread gives, whatever the thread did before: a bigger
+// site, a job stopped or failed (whose thread is then never used again).
+
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../generator/build.ts';
+import { readContent, validate } from '../generator/content/load.ts';
+import type { Model } from '../generator/core/model.ts';
+import { beginSite, writeThreadsStarted } from '../generator/output/writer.ts';
+import { databaseThread, databaseThreadsStarted } from '../generator/render/database-thread.ts';
+import { type Downloads, downloadFiles, downloadFilesInThread } from '../generator/render/downloads.ts';
+import { writeContent } from './helpers/content.ts';
+import { readTreeBytes } from './helpers/files.ts';
+import { mediumSite } from './helpers/medium-site.ts';
+import { tempDir } from './helpers/temp.ts';
+
+const SAMPLE = join(import.meta.dirname, '..', 'content');
+
+async function modelOf(contentDir: string): Promise<Model> {
+  const v = validate(await readContent(contentDir, { env: {}, readAhead: false }));
+  if (!v.ok) throw new Error(v.problems[0]?.message);
+  return v.model;
+}
+
+/** The downloads' files as path → bytes, their list last. */
+function bytesOf(d: Downloads): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const f of [...d.files, d.list]) out.set(f.path, Buffer.from(f.body));
+  return out;
+}
+
+function expectSameBytes(got: Map<string, Buffer>, expected: Map<string, Buffer>): void {
+  expect([...got.keys()]).toEqual([...expected.keys()]);
+  for (const [path, bytes] of got) expect(Buffer.compare(bytes, expected.get(path) as Buffer), path).toBe(0);
+}
+
+describe("the downloads' database thread, kept between jobs", () => {
+  it('gives the same bytes on a kept thread, after a bigger site, a stopped job and a failed one', async () => {
+    const sample = await modelOf(SAMPLE);
+    const medium = await modelOf(writeContent(mediumSite(600, 400)));
+    // Made on this thread: what a new thread gives too (downloads-thread.test.ts).
+    const expected = bytesOf(downloadFiles(sample));
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+
+    // The next job is given the thread the last one ended on.
+    let started = databaseThreadsStarted();
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expectSameBytes(bytesOf(await downloadFilesInThread(medium)), bytesOf(downloadFiles(medium)));
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expect(databaseThreadsStarted()).toBe(started);
+
+    // Stopped half-way: its thread is not used again.
+    const stop = new AbortController();
+    const reason = new Error('stopped by the test');
+    let paces = 0;
+    await expect(
+      downloadFilesInThread(medium, stop.signal, async () => {
+        if (++paces === 3) stop.abort(reason);
+      }),
+    ).rejects.toBe(reason);
+    started = databaseThreadsStarted();
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expect(databaseThreadsStarted()).toBe(started + 1);
+
+    // Failed (SQLite's error): neither is its thread.
+    const failing = databaseThread(1);
+    await expect(
+      (async () => {
+        await failing.step({ sql: 'CREATE TABLE t (a TEXT)' });
+        await failing.step({ sql: 'INSERT INTO nowhere VALUES (?)', rows: [['a']] });
+        return failing.end();
+      })(),
+    ).rejects.toThrow(/no such table: nowhere/);
+    failing.stop();
+    started = databaseThreadsStarted();
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expect(databaseThreadsStarted()).toBe(started + 1);
+    // Stopped once its answer came, a job leaves its thread kept.
+    started = databaseThreadsStarted();
+    const thread = databaseThread();
+    await thread.step({ sql: 'CREATE TABLE t (a TEXT)' });
+    await thread.end();
+    thread.stop();
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expect(databaseThreadsStarted()).toBe(started);
+  });
+});
+
+describe("the build's threads, kept between builds", () => {
+  it('a second build writes the same files on the threads the first left, and after a failed or abandoned write', async () => {
+    const outs = [1, 2, 3, 4].map(() => join(tempDir(), 'out'));
+    const built = async (out: string) => {
+      await build({ contentDir: SAMPLE, outDir: out, quiet: true, full: true });
+      return readTreeBytes(out);
+    };
+    const first = await built(outs[0] as string);
+    const writers = writeThreadsStarted();
+    const databases = databaseThreadsStarted();
+    expectSameBytes(await built(outs[1] as string), first);
+    expect([writeThreadsStarted(), databaseThreadsStarted()]).toEqual([writers, databases]);
+
+    // A write abandoned half-way, then one whose thread failed (a file where a directory goes).
+    const abandoned = beginSite(join(tempDir(), 'out'));
+    abandoned.add('a.json', '{}');
+    await abandoned.abandon();
+    expectSameBytes(await built(outs[2] as string), first);
+    expect(writeThreadsStarted()).toBe(writers + 1);
+    const failed = beginSite(join(tempDir(), 'out'));
+    failed.add('a', 'a file');
+    failed.add('a/b.json', '{}');
+    await expect(failed.commit()).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expectSameBytes(await built(outs[3] as string), first);
+    expect(writeThreadsStarted()).toBe(writers + 2);
+  });
+});
