@@ -1,7 +1,8 @@
 // Incremental equals cold, the long run (the everyday suite runs a short one:
 // test/edit-sequences.test.ts, whose head says how to replay a seed): many longer random
 // sequences of edits through the one-shot rebuild and the watch mode (events, rescans alone),
-// every output held to a cold build of the same content after every step.
+// every output held to a cold build of the same content after every step. 26 runs: 25, and the
+// one the everyday run gave up (it ran three, now two).
 
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
@@ -29,7 +30,7 @@ describe('incremental equals cold: long random edit sequences through rebuild an
       fc.asyncProperty(fc.array(stepArb, { minLength: 5, maxLength: 20 }), (steps) =>
         runSequence(steps, colds, { rebuild: true, watchEvents: true, watchRescans: true, answers: true }, count),
       ),
-      { seed, path, numRuns: 25, endOnFailure: process.env.EDIT_SHRINK !== '1' },
+      { seed, path, numRuns: 26, endOnFailure: process.env.EDIT_SHRINK !== '1' },
     );
   });
 });

@@ -5,7 +5,7 @@
 // some of the kinds it must leave to the general path (a date, a new or deleted file, a topic's
 // categories, invalid content and its repair). After every rebuild both live trees are equal and
 // both reports name the same changed files; at the end of each sequence, both equal a cold build.
-// test/watch-fast.test.ts runs a few sequences every day, test/heavy/watch-fast.test.ts many.
+// test/watch-fast.test.ts runs one sequence every day, test/heavy/watch-fast.test.ts nine.
 // The seed is printed on failure; FAST_SEED=<n> replays it.
 
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
