@@ -7,12 +7,13 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Files that need a process and a module registry of their own: those that replace a module
- * (vi.mock), which would stay replaced for the files after them. A file whose build in the test's
- * process must agree with a command's build on the generator's fingerprint (computed once a
+ * (vi.mock), which would stay replaced for the files after them. (A built-in's export can be
+ * replaced and put back in a shared worker instead: test/rebuild-no-symlinks.test.ts.) A file
+ * whose build in the test's process must agree with a command's build on the generator's fingerprint (computed once a
  * process, content/fingerprint.ts: a worker's may be minutes old) runs that command in the same
  * process (test/helpers/in-process.ts), as test/output-safety.test.ts's sweep test does.
  */
-const ISOLATED = ['test/rebuild-inputs.test.ts', 'test/rebuild-no-symlinks.test.ts'];
+const ISOLATED = ['test/rebuild-inputs.test.ts'];
 
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 120_000 };
 
