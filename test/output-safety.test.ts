@@ -142,12 +142,23 @@ describe.concurrent('the build refuses an --out it must not replace (exit 2, one
 });
 
 describe.concurrent('the build refuses a missing or empty content directory, keeping the previous output', () => {
-  /** A place with a previous output in `<root>/public`. */
+  /** One place with a previous output in `<root>/public`, built once for the three tests below. */
+  let built: Promise<string> | undefined;
+
+  /**
+   * A place with a previous output in `<root>/public`: a copy of the one built (each refusal is
+   * held to the copy's bytes, which snapshot() compares, and nothing of a refused build reads the
+   * files' inodes or times), so that three tests make one build, not three.
+   */
   async function withOutput(): Promise<{ root: string; content: string; out: string }> {
-    const { root, content } = place();
-    const out = join(root, 'public');
-    await build({ contentDir: content, outDir: out, quiet: true, env: {} });
-    return { root, content, out };
+    built ??= (async () => {
+      const { root, content } = place();
+      await build({ contentDir: content, outDir: join(root, 'public'), quiet: true, env: {} });
+      return root;
+    })();
+    const root = tempDir('pepys-safety-');
+    cpSync(await built, root, { recursive: true, verbatimSymlinks: true });
+    return { root, content: join(root, 'site', 'content'), out: join(root, 'public') };
   }
 
   it('a typo: no such directory', async () => {
