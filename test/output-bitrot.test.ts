@@ -93,7 +93,9 @@ describe.skipIf(process.platform !== 'linux')(
 
     it('a rebuild of everything (an entry added) writes it again', async () => {
       const { content, out } = await twoGenerations();
-      const before = await cold(content);
+      // What the live tree holds, and its manifest lists, before the damage (read from the tree,
+      // not from a cold build of this content made for it: one build fewer).
+      const listed = readFileSync(join(realpathSync(out), KEPT));
       rot(join(realpathSync(out), KEPT));
       writeFileSync(join(content, 'entries/1660/1660-03-01.html'), entryFile('1660-03-01'));
       const report = await run(content, out);
@@ -101,7 +103,7 @@ describe.skipIf(process.platform !== 'linux')(
       const after = await cold(content);
       // The file is one the edit does not change: the rebuild renders it, finds the bytes its
       // manifest lists, and must not trust the tree to hold them.
-      expect(after.get(KEPT)).toEqual(before.get(KEPT));
+      expect(after.get(KEPT)).toEqual(listed);
       expect(readTreeBytes(out)).toEqual(after);
     });
   },

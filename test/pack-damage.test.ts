@@ -9,7 +9,6 @@ import { mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { build } from '../generator/build.ts';
 import { loadContent } from '../generator/content/load.ts';
 import type { ReadFile } from '../generator/core/answer-types.ts';
 import { detailFile, SITE_INDEX_FILE, searchShardFile } from '../generator/core/files.ts';
@@ -34,9 +33,8 @@ import { boundedBody } from '../generator/deploy/read-body.ts';
 import { renderSite } from '../generator/render/render-site.ts';
 import { expectedFromBuilt } from '../generator/verify/expected.ts';
 import { packPath } from './helpers/files.ts';
-import { type LocalSite, startLocalSite } from './helpers/local-server.ts';
+import { type LocalSite, sampleSite, startLocalSite } from './helpers/local-server.ts';
 import { damagePack, PACK_DAMAGES } from './helpers/pack-damage.ts';
-import { tempDir } from './helpers/temp.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
 const encoder = new TextEncoder();
@@ -375,9 +373,8 @@ describe('the local server over a damaged output on disk', () => {
 
 describe('npm run verify, reading the packs of a build for another origin', () => {
   it('expects each record as the mirror serves it: mapped to its origin, in a pack made again for it', async () => {
-    const out = join(tempDir('pepys-verify-packs-'), 'public');
-    const built = 'http://127.0.0.1:8888';
-    await build({ contentDir: CONTENT, outDir: out, quiet: true, overrides: { apiOrigin: built }, env: {} });
+    // The run's shared build of the sample, for its loopback origin (only read here).
+    const { publicDir: out, origin: built } = sampleSite();
     // A longer origin: every body that links to the API grows. Mapped in place, the bodies no
     // longer lay where the table said (before the digests: 171 of 171 details broken).
     const mirror = 'https://a-much-longer-origin.example.org';
