@@ -94,6 +94,29 @@ describe('threads kept between jobs', () => {
     await b.drop();
   });
 
+  it('keeps the idle thread while held, past its time, and lets it go after the release', async () => {
+    const threads = keptThreads(echoScript(), 50);
+    const release = threads.hold();
+    const a = threads.take();
+    await idOf(a);
+    a.give();
+    // Held: ten times its idle time later, the same thread is lent again.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const b = threads.take();
+    expect(b.worker).toBe(a.worker);
+    expect(threads.started).toBe(1);
+    const gone = exited(b.worker);
+    b.give();
+    release();
+    // A second release does nothing; the thread goes after its idle time.
+    release();
+    await gone;
+    const c = threads.take();
+    expect(c.worker).not.toBe(a.worker);
+    expect(threads.started).toBe(2);
+    await c.drop();
+  });
+
   it('does not keep a one-shot build’s process alive: it exits at once once built', async () => {
     const out = join(tempDir(), 'out');
     const run = startCli('build', ['--out', out]);

@@ -59,6 +59,13 @@ const IDLE_MS = 5_000;
 
 const threads = keptThreads(new URL('./database-worker.mjs', import.meta.url), IDLE_MS, { workerData: { gzip: GZIP } });
 
+/**
+ * Keeps the idle database thread until the release is called (the watch mode, for its session):
+ * its next database is made in about half the time of a new thread's first (sql.js's code and
+ * memory warm; docs/performance.md).
+ */
+export const holdDatabaseThread = (): (() => void) => threads.hold();
+
 /** Database threads started by this process so far (the tests see that a job reused one). */
 export const databaseThreadsStarted = (): number => threads.started;
 

@@ -4,6 +4,7 @@
 // still what they were made of, after any rebuild under way.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { holdDatabaseThread } from '../render/database-thread.ts';
 import { type Downloads, downloadFiles, downloadFilesInThread } from '../render/downloads.ts';
 import type { RenderedSite } from '../render/patch.ts';
 import { describeFault } from './describe-fault.ts';
@@ -38,6 +39,9 @@ export class DownloadsRemake {
   private run: DownloadsRun | null = null;
   private readonly host: DownloadsHost;
 
+  /** Ends the session's hold of the database's thread (kept warm between edits). */
+  private readonly release = holdDatabaseThread();
+
   constructor(host: DownloadsHost) {
     this.host = host;
   }
@@ -58,6 +62,7 @@ export class DownloadsRemake {
   close(): void {
     this.cancelTimer();
     this.stop();
+    this.release();
     for (const w of this.waiters.splice(0)) w();
   }
 
