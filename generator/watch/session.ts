@@ -22,6 +22,7 @@ import { updateContent } from '../content/update.ts';
 import { DOWNLOAD_FILES, DOWNLOADS_FILE } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
 import { activeSlot, otherSlot, type Slot } from '../output/generations.ts';
+import { liveManifest } from '../output/rebuild.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { type Downloads, sqlOnThisThread } from '../render/downloads.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
@@ -154,7 +155,9 @@ export class BuildSession {
     const { outDir } = options;
     // The slot not live now is written first and goes live; the other is then written in full.
     const warn = options.onWarning ?? ((l: string) => process.stderr.write(`${l}\n`));
-    const twins = TwinTrees.write(outDir, otherSlot(activeSlot(outDir)), files, warn);
+    // What the output held before, for the first manifest's list of changes (null: not a tree it trusts).
+    const before = liveManifest(outDir)?.files ?? null;
+    const twins = TwinTrees.write(outDir, otherSlot(activeSlot(outDir)), files, warn, before);
     const session = new BuildSession(options, state, memo, twins);
     if (fragments !== null) session.keepBasis({ model: v.model, fragments, search });
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a

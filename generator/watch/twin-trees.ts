@@ -136,26 +136,45 @@ export class TwinTrees {
   private behind = false;
   /** The tree that is not live was partly written by a rebuild that failed: swap it even if the next rebuild writes nothing. */
   private diverged = false;
-  /** What the last manifest written by `record` listed (null: none yet), for its list of changes. */
-  private recorded: Map<string, FileFacts> | null = null;
+  /**
+   * What the last manifest written by `record` listed, for its list of changes; before the first,
+   * the output's before the session (null: unknown).
+   */
+  private recorded: Map<string, FileFacts> | null;
   private readonly outDir: string;
   private readonly warn: (line: string) => void;
 
-  private constructor(outDir: string, live: Slot, gens: Record<Slot, Generation>, warn: (line: string) => void) {
+  private constructor(
+    outDir: string,
+    live: Slot,
+    gens: Record<Slot, Generation>,
+    warn: (line: string) => void,
+    before: Map<string, FileFacts> | null,
+  ) {
     this.outDir = outDir;
     this.warn = warn;
     this.live = live;
     this.gens = gens;
+    this.recorded = before;
   }
 
   /**
    * Writes both generations of `outDir` whole with `files`: the slot not live now first, which
-   * goes live, then the other.
+   * goes live, then the other. `before`: what the output's live tree held, as its trusted manifest
+   * listed it (null: no such tree), which the first manifest's list of changes is told from, as a
+   * build's is (output/writer.ts).
    */
-  static write(outDir: string, live: Slot, files: readonly OutputFile[], warn: (line: string) => void): TwinTrees {
+  static write(
+    outDir: string,
+    live: Slot,
+    files: readonly OutputFile[],
+    warn: (line: string) => void,
+    before: Map<string, FileFacts> | null,
+  ): TwinTrees {
     const first = writeWhole(outDir, live, files, true);
     const second = writeWhole(outDir, otherSlot(live), files, false, first.writer.files);
-    return new TwinTrees(outDir, live, { [live]: first, [otherSlot(live)]: second } as Record<Slot, Generation>, warn);
+    const gens = { [live]: first, [otherSlot(live)]: second } as Record<Slot, Generation>;
+    return new TwinTrees(outDir, live, gens, warn, before);
   }
 
   /** The generation that is live. */
