@@ -19,12 +19,13 @@ import type { LoadOptions } from '../content/fingerprint.ts';
 import { type ContentState, readContent, validate } from '../content/load.ts';
 import { ContentError, type Problem, sortProblems } from '../content/problems.ts';
 import { updateContent } from '../content/update.ts';
-import { DOWNLOAD_FILES, DOWNLOADS_FILE } from '../core/files.ts';
+import { DOWNLOAD_FILES, DOWNLOADS_FILE, STATIC_HEADERS_FILE } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
 import { activeSlot, otherSlot, type Slot } from '../output/generations.ts';
 import { liveManifest } from '../output/rebuild.ts';
 import { prepareOutput } from '../output/writer.ts';
-import { type Downloads, sqlOnThisThread } from '../render/downloads.ts';
+import { holdDatabaseThread } from '../render/database-thread.ts';
+import { type Downloads, downloadFilesInThread, sqlOnThisThread } from '../render/downloads.ts';
 import { patchSite, type RecordEdits, type RenderedSite } from '../render/patch.ts';
 import { RenderMemo } from '../render/render-memo.ts';
 import { type Fragments, renderSite } from '../render/render-site.ts';
@@ -141,17 +142,41 @@ export class BuildSession {
    * file system's error if the trees cannot be written.
    */
   static async open(options: SessionOptions): Promise<BuildSession> {
+    // The database's thread is held from the first downloads on (the session's own hold, in
+    // downloads-remake.ts, begins once the session exists): writing the trees in between may take
+    // longer than an idle thread is kept.
+    const release = holdDatabaseThread();
+    try {
+      return await BuildSession.start(options);
+    } finally {
+      release();
+    }
+  }
+
+  private static async start(options: SessionOptions): Promise<BuildSession> {
     // Before anything is read or written: the output must be this build's to replace.
     prepareOutput(options.contentDir, options.outDir);
-    // The first render makes the downloads on this thread, and a test's sessions make them here too.
+    // A test's sessions make the downloads on this thread too (DownloadsRemake.makeNow).
     const [state] = await Promise.all([readContent(options.contentDir, options), sqlOnThisThread()]);
     const v = validate(state);
     if (!v.ok) throw new ContentError(v.problems, options.contentDir);
     const memo = new RenderMemo();
     let fragments: Fragments | null = null;
     let search: SiteSearchIndex | undefined;
-    const files = renderSite(v.model, memo, { fragments: (f) => (fragments = f), searchIndex: (i) => (search = i) });
+    // The first downloads are made on the database's thread, as every edit's are: the session
+    // holds that thread (downloads-remake.ts), and the first edit's then finds it warm.
+    const downloads = downloadFilesInThread(v.model);
+    downloads.catch(() => {});
+    const files = renderSite(v.model, memo, {
+      fragments: (f) => (fragments = f),
+      searchIndex: (i) => (search = i),
+      withoutDownloads: true,
+    });
     memo.sweep();
+    // In the place renderSite gives them: just before the static headers' file.
+    const made = await downloads;
+    const at = files.findIndex((f) => f.path === STATIC_HEADERS_FILE);
+    files.splice(at === -1 ? files.length : at, 0, ...made.files, made.list);
     const { outDir } = options;
     // The slot not live now is written first and goes live; the other is then written in full.
     const warn = options.onWarning ?? ((l: string) => process.stderr.write(`${l}\n`));
