@@ -19,8 +19,6 @@ import type { Problem } from './problems.ts';
 import { READ_AHEAD_MIN_FILES } from './read-ahead.ts';
 import { MAX_FILE_BYTES, type ReadOutcome } from './read-file.ts';
 
-export type { Input } from './file-digest.mjs';
-
 /** What a content directory is read with besides its files (defined where the fingerprint hashes it). */
 export interface LoadOptions {
   overrides?: ConfigOverrides;
