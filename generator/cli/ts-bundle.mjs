@@ -14,7 +14,7 @@
 // errors are Node's own.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +24,12 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const CACHE_DIR = resolve(process.env.PEPYS_TS_CACHE || resolve(REPO, 'node_modules/.cache/node-ts'));
 /** Changed whenever what this file makes changes: old bundles are then never used. */
 const FORMAT = 1;
+/**
+ * How old another bundle of the same entry must be before a new one replaces it on disk: a
+ * process that has just found it current imports it within milliseconds, and an edit a minute
+ * does not leave a pile (each bundle is about 2 MB; nothing removed them before).
+ */
+export const STALE_MS = 10 * 60 * 1000;
 
 const hash = (data) => createHash('sha256').update(data).digest('hex').slice(0, 40);
 
@@ -141,6 +147,7 @@ export async function bundleOf(entry) {
     mkdirSync(CACHE_DIR, { recursive: true });
     writeAtomically(resolve(CACHE_DIR, bundle), code);
     writeAtomically(manifestFile, JSON.stringify({ entry, bundle, inputs }));
+    pruneBundles(CACHE_DIR, key, bundle);
     // The sources may have changed while they were bundled: then this bundle is not used.
     return fresh({ inputs }) ? resolve(CACHE_DIR, bundle) : null;
   } catch {
@@ -148,6 +155,29 @@ export async function bundleOf(entry) {
   } finally {
     // esbuild's service process is not needed any more.
     esbuild?.stop?.();
+  }
+}
+
+/**
+ * Removes the bundles of entry `key` in `dir` other than `keep` that are older than STALE_MS (at
+ * `now`), and their temporary files left by a process that stopped. Never throws: a bundle that
+ * stays only takes room.
+ */
+export function pruneBundles(dir, key, keep, now = Date.now()) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name === keep || !name.startsWith(`${key}.`) || name === `${key}.json`) continue;
+    const path = resolve(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+    } catch {
+      // Gone already (another process pruned it), or not ours to remove.
+    }
   }
 }
 
