@@ -46,7 +46,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   prepareOutput(options.contentDir, options.outDir);
   // When the output was made from the same content, options and generator, there is nothing to do.
   if (options.full !== true && options.checked !== true) {
-    const unchanged = await checkUnchanged(options, progress.done, t0);
+    const unchanged = checkUnchanged(options, progress.done, t0);
     if (unchanged !== null) return unchanged;
   }
   progress.step(`reading ${options.contentDir}`);

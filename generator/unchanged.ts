@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import type { BuildOptions, BuildReport } from './build-types.ts';
-import { contentFingerprint } from './content/fingerprint.ts';
+import { buildFingerprint } from './content/fingerprint.ts';
 import { readRegular } from './content/read-regular.mjs';
 import { SITE_INDEX_FILE } from './core/files.ts';
 import type { SiteIndexFile } from './core/site-index.ts';
@@ -57,17 +57,13 @@ function unchangedReport(
  * current (made from the same content, options and generator, and as it was written); null when
  * there is work. The content is fingerprinted only when the output records a fingerprint to
  * compare with (an empty directory, a first build: not); the build records its own, of the files
- * as it reads them (load.ts). `onNewer` is called early when a content file is newer than the
- * output's record (content/fingerprint.ts NewerHint): likely work, which the caller may start on.
+ * as it reads them (load.ts).
  */
-export async function checkUnchanged(
+export function checkUnchanged(
   options: BuildOptions,
   done: (line: string) => void,
   t0 = performance.now(),
-  onNewer?: () => void,
-): Promise<BuildReport | null> {
-  const current = await currentOutput(options.outDir, (since) =>
-    contentFingerprint(options.contentDir, options, onNewer === undefined ? undefined : { since, onNewer }),
-  );
+): BuildReport | null {
+  const current = currentOutput(options.outDir, () => buildFingerprint(options.contentDir, options));
   return current === null ? null : unchangedReport(current, options, t0, done);
 }

@@ -9,8 +9,6 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 for (const script of [
-  'generator/content/digest-worker.mjs',
-  'generator/content/file-digest.mjs',
   'generator/content/read-regular.mjs',
   'generator/content/read-worker.mjs',
   'generator/output/write-worker.mjs',

@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
-import { contentFingerprint } from '../generator/content/fingerprint.ts';
+import { buildFingerprint } from '../generator/content/fingerprint.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
 import { readManifest } from '../generator/output/manifest.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
@@ -60,7 +60,7 @@ describe('the inputs a build records', () => {
     expect(lists).toBe(2);
     const live = slotDir(out, activeSlot(out) as 'a' | 'b');
     // Recorded as made of C, which it was made of.
-    expect(readManifest(live)?.inputs).toBe(await contentFingerprint(content, { env: {} }));
+    expect(readManifest(live)?.inputs).toBe(buildFingerprint(content, { env: {} }));
 
     // B saved back: B's output is not there, so there is work to do, and the output is B's.
     withText(content, 'Version B.');

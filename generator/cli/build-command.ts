@@ -160,26 +160,11 @@ async function run(args: readonly string[], io: CommandIo, failure: ReportContex
     ]);
     const stream = io.stderrStream ?? { isTTY: false, write: io.stderr };
     const progress = createProgress(options.quiet, stream);
-    const loadBuild = () => importApart<typeof import('../build.ts')>('../build.ts', import.meta.url);
-    // A content file newer than the output's record: while a thread hashes the content (when
-    // there is much of it), this one loads the build, whose modules take about as long.
-    let loading: ReturnType<typeof loadBuild> | undefined;
-    const unchanged =
-      values.full === true
-        ? null
-        : await checkUnchanged(
-            options,
-            (line) => progress.done(line),
-            undefined,
-            () => {
-              loading = loadBuild();
-              loading.catch(() => {});
-            },
-          );
+    const unchanged = values.full === true ? null : checkUnchanged(options, (line) => progress.done(line));
     const report =
       unchanged ??
       (await (
-        await (loading ?? loadBuild())
+        await importApart<typeof import('../build.ts')>('../build.ts', import.meta.url)
       ).build({
         ...options,
         checked: values.full !== true,

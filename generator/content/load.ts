@@ -103,7 +103,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   // Before the records: a topic's kind may come from its categories (build.ts renders details early).
   const categoriesRead = readContentFile(contentDir, CATEGORIES_FILE);
   const categories = readCategories(contentDir, categoriesRead);
-  // In the order contentFingerprint reads them.
+  // In the order buildFingerprint reads them.
   const inputs = options.fingerprint === true ? inputsHash(options) : null;
   if (inputs !== null) {
     // Absent when gone, as the check reads them.

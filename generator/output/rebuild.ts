@@ -126,20 +126,13 @@ export function liveManifest(outDir: string): Manifest | null {
 /**
  * The live tree's manifest when it holds and was built from the inputs `fingerprint` gives: the
  * output is current and a build has nothing to do. Null otherwise (including every output that is
- * not a build's tree); `fingerprint` is asked only when the output records what it was made of,
- * and told when that record was written.
+ * not a build's tree); `fingerprint` is asked only when the output records what it was made of.
  */
-export async function currentOutput(
-  outDir: string,
-  fingerprint: (recordedAt: number) => Promise<string>,
-): Promise<Manifest | null> {
+export function currentOutput(outDir: string, fingerprint: () => string): Manifest | null {
   const layout = layoutOf(outDir);
   if (layout === null) return null;
   const m = readManifest(layout.liveDir);
-  if (m === null || m.inputs === null) return null;
-  // When the manifest was written (a hint for the caller: content newer than it has likely changed).
-  const recordedAt = lstatOrNull(join(layout.liveDir, MANIFEST_FILE))?.mtimeMs ?? 0;
-  if (m.inputs !== (await fingerprint(recordedAt))) return null;
+  if (m === null || m.inputs === null || m.inputs !== fingerprint()) return null;
   return checkTree(layout.liveDir, m) ? m : null;
 }
 
