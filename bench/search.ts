@@ -107,7 +107,14 @@ const cold = COLD.map((query) => {
   const runsOf = Array.from({ length: Math.max(3, runs) }, () => {
     const line = execFileSync(
       process.execPath,
-      [join(repo, 'generator/cli/node-ts.mjs'), join(repo, 'bench/search-cold.ts'), out, '/api/v1/entries', query],
+      [
+        '--expose-gc',
+        join(repo, 'generator/cli/node-ts.mjs'),
+        join(repo, 'bench/search-cold.ts'),
+        out,
+        '/api/v1/entries',
+        query,
+      ],
       { encoding: 'utf8' },
     );
     return JSON.parse(line) as { status: number; indexMs: number; searchMs: number };
