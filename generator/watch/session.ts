@@ -19,7 +19,7 @@ import type { LoadOptions } from '../content/fingerprint.ts';
 import { type ContentState, readContent, validate } from '../content/load.ts';
 import { ContentError, type Problem, sortProblems } from '../content/problems.ts';
 import { updateContent } from '../content/update.ts';
-import { DOWNLOAD_FILES, DOWNLOADS_FILE, STATIC_HEADERS_FILE } from '../core/files.ts';
+import { DOWNLOAD_FILES, DOWNLOADS_FILE } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
 import { activeSlot, otherSlot, type Slot } from '../output/generations.ts';
 import { liveManifest } from '../output/rebuild.ts';
@@ -173,10 +173,9 @@ export class BuildSession {
       withoutDownloads: true,
     });
     memo.sweep();
-    // In the place renderSite gives them: just before the static headers' file.
+    // After the rest, as a rebuild adds them (the manifest lists the files by path, whatever their order).
     const made = await downloads;
-    const at = files.findIndex((f) => f.path === STATIC_HEADERS_FILE);
-    files.splice(at === -1 ? files.length : at, 0, ...made.files, made.list);
+    files.push(...made.files, made.list);
     const { outDir } = options;
     // The slot not live now is written first and goes live; the other is then written in full.
     const warn = options.onWarning ?? ((l: string) => process.stderr.write(`${l}\n`));
