@@ -164,14 +164,14 @@ const stopServing = (): void => {
   for (const socket of held.splice(0)) socket.destroy();
   api?.closeAllConnections();
 };
-// A building watch replaces these with its own (stop-watching.ts): it stops serving at once, then
-// finishes the last edit's downloads and the build's record before the process ends.
-const onSignal = (): void => {
-  stopServing();
-  process.exit(0);
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
+// What a signal waits for once the server stops taking requests, before the process ends:
+// nothing, or in a building watch the last edit's downloads and the build's record.
+let finish = async (): Promise<void> => {};
+stopOnSignals(
+  () => finish(),
+  (line) => process.stdout.write(line),
+  stopServing,
+);
 
 if (building) {
   if (values.quiet !== true)
@@ -192,13 +192,7 @@ if (building) {
           (report.ok ? process.stdout : process.stderr).write(`[${new Date().toLocaleTimeString()}] ${line}\n`);
         },
       });
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      stopOnSignals(
-        () => watcher.close({ finish: true }),
-        (line) => process.stdout.write(line),
-        stopServing,
-      );
+      finish = () => watcher.close({ finish: true });
     } else {
       // Loaded only here (after the port is bound), like the watch mode: the renderers bring the
       // downloads' SQLite engine, tens of milliseconds to start, which --no-build never needs.

@@ -2,7 +2,8 @@
 // signal: it stops watching, and the process ends once the last edit's downloads and the record a
 // build leaves (manifest, sources, basis) are written, so that the next build or start has nothing
 // to do; a second signal ends it without them (the live site stays as it is; the next build
-// renders again).
+// renders again). `npm start` stops through it with or without --watch: without, nothing is left
+// to finish once it stops serving.
 
 /** How long the first signal's wait goes unmentioned: a wait this short needs no explaining. */
 const QUIET_MS = 200;
