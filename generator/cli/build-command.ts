@@ -28,6 +28,7 @@ import {
   STANDARD_OPTIONS,
 } from './options.ts';
 import { stopOnSignals } from './stop-watching.ts';
+import { timeStamper } from './time-stamp.ts';
 
 const USAGE = `usage: npm run build -- [options]
 
@@ -202,11 +203,12 @@ async function watch(
     '../watch/watch.ts',
     import.meta.url,
   );
+  const stamp = timeStamper();
   const watcher = await startWatching({
     ...settings,
     onRebuild: (report, paths) => {
       const line = describeRebuild(report, paths, contentDir, outDir);
-      (report.ok ? io.stdout : io.stderr)(`[${new Date().toLocaleTimeString()}] ${line}\n`);
+      (report.ok ? io.stdout : io.stderr)(stamp(line));
     },
   });
   delete failure.kept;

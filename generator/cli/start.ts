@@ -34,6 +34,7 @@ import {
   STANDARD_OPTIONS,
 } from './options.ts';
 import { stopOnSignals } from './stop-watching.ts';
+import { timeStamper } from './time-stamp.ts';
 
 const USAGE = `usage: npm start -- [options]
 
@@ -182,6 +183,7 @@ if (building) {
     if (values.watch) {
       // The server follows each rebuild: it reloads the site index whenever a swap replaces it.
       const { describeRebuild, startWatching } = await import('../watch/watch.ts');
+      const stamp = timeStamper();
       const watcher = await startWatching({
         contentDir,
         outDir,
@@ -189,7 +191,7 @@ if (building) {
         env: {},
         onRebuild: (report, paths) => {
           const line = describeRebuild(report, paths, contentDir, outDir);
-          (report.ok ? process.stdout : process.stderr).write(`[${new Date().toLocaleTimeString()}] ${line}\n`);
+          (report.ok ? process.stdout : process.stderr).write(stamp(line));
         },
       });
       finish = () => watcher.close({ finish: true });

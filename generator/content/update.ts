@@ -47,7 +47,11 @@ export interface ContentUpdate {
 function holdsContent(state: ContentState, dir: string): boolean {
   if (dir === '') return true;
   const prefix = `${dir}/`;
-  for (const file of state.parsed.keys()) if (file.startsWith(prefix)) return true;
+  // The files under `dir` come first from where the prefix would go in each sorted list: a search,
+  // not a pass over every path (about 10 ms on the whole diary, at every edit).
+  for (const list of [state.entryFiles, state.topicFiles]) {
+    if (list[lowerBound(list, prefix)]?.startsWith(prefix) === true) return true;
+  }
   return state.listProblems.some((p) => p.file === dir || p.file.startsWith(prefix));
 }
 

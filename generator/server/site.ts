@@ -139,6 +139,11 @@ const decoder = new TextDecoder();
 /** The live generation of the site in `publicDir`, loaded again whenever a rebuild replaced it. */
 export function siteLoader(publicDir: string): { current(): Result<Site, ApiError>; fresh(): Result<Site, ApiError> } {
   let loaded: { key: string; site: Result<Site, ApiError> } | null = null;
+  /**
+   * The last index parsed, by its bytes: a swap whose index has the same bytes (an edit of an
+   * entry's text, say) gets a new generation over the same parsed index, not a parse again.
+   */
+  let parsed: { bytes: Uint8Array; index: SiteIndex } | null = null;
   /** What this turn of the event loop found (see the head of this file). */
   let thisTurn: Result<Site, ApiError> | null = null;
   /** The index's identity in the tree the output is now (null: none): what a generation is known by. */
@@ -159,19 +164,25 @@ export function siteLoader(publicDir: string): { current(): Result<Site, ApiErro
     const key = keyOf(root);
     if (key === null) return fail(NO_SITE);
     if (loaded?.key === key) return loaded.site;
-    let text: string | null;
+    let bytes: Uint8Array | null;
     try {
       const opened = openRegular(join(root, SITE_INDEX_FILE));
       if (opened === null) return fail(NO_SITE);
       try {
-        text = opened.size > MAX_FILE_BYTES ? null : decoder.decode(opened.read(0, opened.size));
+        bytes = opened.size > MAX_FILE_BYTES ? null : opened.read(0, opened.size);
       } finally {
         opened.close();
       }
     } catch {
       return fail(NO_SITE);
     }
-    const index = text === null ? fail(`it has more than ${MAX_FILE_BYTES} bytes`) : parseSiteIndex(text);
+    const index: Result<SiteIndex, string> =
+      bytes === null
+        ? fail(`it has more than ${MAX_FILE_BYTES} bytes`)
+        : parsed !== null && Buffer.compare(parsed.bytes, bytes) === 0
+          ? ok(parsed.index)
+          : parseSiteIndex(decoder.decode(bytes));
+    if (bytes !== null && index.ok) parsed = { bytes, index: index.value };
     // Named as a file of the output, never by the server's path to it (a snapshot's, a mirror's).
     const site: Result<Site, ApiError> = index.ok
       ? ok(generation(root, index.value))
