@@ -9,9 +9,14 @@ import { build } from '../generator/build.ts';
 import { readContent, validate } from '../generator/content/load.ts';
 import type { Model } from '../generator/core/model.ts';
 import { beginSite, writeThreadsStarted } from '../generator/output/writer.ts';
-import { databaseThread, databaseThreadsStarted } from '../generator/render/database-thread.ts';
+import {
+  databaseSparesTaken,
+  databaseThread,
+  databaseThreadsStarted,
+  holdDatabaseThread,
+} from '../generator/render/database-thread.ts';
 import { type Downloads, downloadFiles, downloadFilesInThread } from '../generator/render/downloads.ts';
-import { writeContent } from './helpers/content.ts';
+import { smallSite, writeContent } from './helpers/content.ts';
 import { readTreeBytes } from './helpers/files.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -85,6 +90,41 @@ describe("the downloads' database thread, kept between jobs", () => {
     thread.stop();
     expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
     expect(databaseThreadsStarted()).toBe(started);
+  });
+
+  it('held, makes the next database ahead and gives the same bytes in it, or none when it does not fit', async () => {
+    const sample = await modelOf(SAMPLE);
+    const small = await modelOf(writeContent(smallSite()));
+    const expected = { sample: bytesOf(downloadFiles(sample)), small: bytesOf(downloadFiles(small)) };
+    // Not held: no database is made ahead.
+    let taken = databaseSparesTaken();
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+    expect(databaseSparesTaken()).toBe(taken);
+
+    const release = holdDatabaseThread();
+    try {
+      // The first held job leaves a spare the size of its own database; the next takes it.
+      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      taken = databaseSparesTaken();
+      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      expect(databaseSparesTaken()).toBe(taken + 1);
+      // More than twice the room a small site needs: dropped, and a database of its room made.
+      expectSameBytes(bytesOf(await downloadFilesInThread(small)), expected.small);
+      expect(databaseSparesTaken()).toBe(taken + 1);
+      // The small site's spare is too small for the sample: not taken either.
+      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      expect(databaseSparesTaken()).toBe(taken + 1);
+      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      expect(databaseSparesTaken()).toBe(taken + 2);
+    } finally {
+      release();
+    }
+    // Released: the last held job's spare is taken by the next, which leaves none.
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+    expect(databaseSparesTaken()).toBe(taken + 3);
+    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+    expect(databaseSparesTaken()).toBe(taken + 3);
   });
 });
 

@@ -39,6 +39,8 @@ export interface KeptThreads {
    * makes the next in about half the time). Returns the release.
    */
   hold(): () => void;
+  /** Whether a hold lasts: the thread given back will be wanted again. */
+  readonly held: boolean;
   /** Threads started so far (the tests see whether a job had one kept for it). */
   readonly started: number;
 }
@@ -128,6 +130,9 @@ export function keptThreads(script: URL, idleMs: number, options?: WorkerOptions
         holders--;
         if (holders === 0) idle?.arm();
       };
+    },
+    get held() {
+      return holders > 0;
     },
     get started() {
       return started;

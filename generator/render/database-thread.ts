@@ -70,6 +70,17 @@ export const holdDatabaseThread = (): (() => void) => threads.hold();
 export const databaseThreadsStarted = (): number => threads.started;
 
 /**
+ * The room a held thread's spare database is given, against the last job's: an edit that adds a
+ * little text still fits it (database-worker.mjs).
+ */
+const SPARE_ROOM = 1.05;
+
+let sparesTaken = 0;
+
+/** Jobs so far whose database was a spare made ahead (database-worker.mjs; the tests see it). */
+export const databaseSparesTaken = (): number => sparesTaken;
+
+/**
  * The thread; `room`, the bytes the database's file is given at once (sqlite-steps.mjs
  * roomyDatabase; databaseRoom in downloads.ts).
  */
@@ -96,10 +107,13 @@ export function databaseThread(
     };
     // null: a message was done with (database-worker.mjs); then the files, once, and the thread
     // waits for its next job.
-    thread.on('message', (message: { database: Uint8Array; gzipped: Uint8Array[] } | null) => {
+    thread.on('message', (message: { database: Uint8Array; gzipped: Uint8Array[]; spared: boolean } | null) => {
       if (message !== null) {
+        if (message.spared) sparesTaken++;
+        // A session holds the thread for its next job: that job's database is made now, ahead.
+        if (threads.held && room > 0) worker.postMessage({ spare: Math.ceil(room * SPARE_ROOM) });
         thread.give();
-        resolve(message);
+        resolve({ database: message.database, gzipped: message.gzipped });
         return;
       }
       weight -= inFlight.shift() ?? 0;
