@@ -35,6 +35,11 @@ export interface Input {
   failure?: string;
 }
 
+/** A file's bytes as their hash (InputsHash.file gives it), for bytes known to be those hashed before. */
+interface HashedInput {
+  digest: string;
+}
+
 /**
  * A file read now: its bytes, absent, or what stopped it. Read as the build reads content
  * (read-regular.mjs): a FIFO or a device in its place is a failure, never waited on nor read.
@@ -129,7 +134,8 @@ const sha256: (bytes: Uint8Array) => string =
 
 /** The fingerprint of a build, fed in order: the site's file, the categories', the listing's problems, each record's file. */
 export interface InputsHash {
-  file(label: string, input: Input): void;
+  /** Adds a file; returns what the fingerprint took of it (its bytes' hash, or why there are none). */
+  file(label: string, input: Input | HashedInput): string;
   problems(problems: readonly Problem[]): void;
   digest(): string;
   /** The inputs fed so far, file by file (see Sources). */
@@ -152,9 +158,11 @@ export function inputsHash(options: LoadOptions): InputsHash {
   return {
     file(label, input) {
       // The fingerprint is of the files' own hashes: each file's bytes are hashed once.
-      const digest = input.bytes !== null ? sha256(input.bytes) : `!${input.failure ?? 'absent'}`;
+      const digest =
+        'digest' in input ? input.digest : input.bytes !== null ? sha256(input.bytes) : `!${input.failure ?? 'absent'}`;
       h.update(`\0${label}\0${digest}`);
       files.set(label, digest);
+      return digest;
     },
     problems(problems) {
       for (const p of problems) {

@@ -2,16 +2,17 @@
 // manifest, sources file and basis: output/tree-writer.ts record), so that `npm run build` after a
 // session trusts its output as it trusts a build's (docs/pipeline.md). Once the downloads live are
 // those of the last valid render and no rebuild is under way: after an edit's answers are current,
-// never on their way. The content is read again to fingerprint it (render-inputs.ts) and the basis
-// serialized (render/basis.ts), each a slice at a time so that the server answers in between; an
-// edit, a rebuild or a new live tree meanwhile drops the record, and the next render's follows.
+// never on their way. The content is read again to fingerprint it (render-inputs.ts: a file read
+// and unchanged since an earlier record is only looked at) and the basis serialized
+// (render/basis.ts), each a slice at a time so that the server answers in between; an edit, a
+// rebuild or a new live tree meanwhile drops the record, and the next render's follows.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LoadOptions, Sources } from '../content/fingerprint.ts';
 import { basisSteps } from '../render/basis.ts';
 import { describeFault } from './describe-fault.ts';
 import type { RenderBasis } from './fast-path.ts';
-import { renderInputs } from './render-inputs.ts';
+import { type KeptDigests, renderInputs } from './render-inputs.ts';
 
 /** Milliseconds of serializing the basis between two turns of the event loop. */
 const SLICE_MS = 5;
@@ -43,6 +44,8 @@ export class LiveRecord {
   /** Waiting for the downloads to settle before recording. */
   private awaitingDownloads = false;
   private closed = false;
+  /** What the records so far hashed of the content files (render-inputs.ts). */
+  private readonly digests: KeptDigests = new Map();
   private readonly host: RecordHost;
 
   constructor(host: RecordHost) {
@@ -98,7 +101,7 @@ export class LiveRecord {
     const stale = () =>
       this.closed || this.version !== version || host.rebuilding() || !host.downloadsIdle() || host.basis() !== basis;
     try {
-      const inputs = await renderInputs(host.contentDir, basis, host.options, stale);
+      const inputs = await renderInputs(host.contentDir, basis, host.options, stale, this.digests);
       // Content that is not what was rendered: its rebuild follows, and records.
       if (inputs === null || stale()) return stale();
       const { model, search } = basis.site;
