@@ -13,7 +13,7 @@ import { defineConfig } from 'vitest/config';
  * process, content/fingerprint.ts: a worker's may be minutes old) runs that command in the same
  * process (test/helpers/in-process.ts), as test/output-safety.test.ts's sweep test does.
  */
-const ISOLATED = ['test/rebuild-inputs.test.ts'];
+const ISOLATED: string[] = [];
 
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 120_000 };
 
@@ -42,15 +42,20 @@ export default defineConfig({
           ...TIMEOUTS,
         },
       },
-      {
-        test: {
-          name: 'isolated',
-          include: ISOLATED,
-          isolate: true,
-          setupFiles: ['test/helpers/per-file.ts'],
-          ...TIMEOUTS,
-        },
-      },
+      // None today: a project with no files would fail the run.
+      ...(ISOLATED.length === 0
+        ? []
+        : [
+            {
+              test: {
+                name: 'isolated',
+                include: ISOLATED,
+                isolate: true,
+                setupFiles: ['test/helpers/per-file.ts'],
+                ...TIMEOUTS,
+              },
+            },
+          ]),
     ],
   },
 });

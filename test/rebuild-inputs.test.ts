@@ -1,13 +1,14 @@
 // What a build records of its inputs (the manifest's fingerprint, content/fingerprint.ts) is what
 // it read and rendered, not what it saw when it first looked for anything to do: a file saved in
 // between must not leave an output recorded as made of content it was not made of, which a later
-// build would then take for current. The file is changed at the moment the build lists the
-// content to read it (after its check), through a wrapper of discover.ts listContent.
+// build would then take for current. The file is changed at the moment the build has listed the
+// content to read it (after its check), when it tells its progress reporter how many files it reads.
 
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
+import { type BuildProgress, SILENT_PROGRESS } from '../generator/build-types.ts';
 import { buildFingerprint } from '../generator/content/fingerprint.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
 import { readManifest } from '../generator/output/manifest.ts';
@@ -15,24 +16,12 @@ import { smallSite, writeContent } from './helpers/content.ts';
 import { readTreeBytes } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
 
-const hook = vi.hoisted(() => ({ onList: null as null | (() => void) }));
-
-vi.mock('../generator/content/discover.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../generator/content/discover.ts')>();
-  return {
-    ...real,
-    listContent: (...args: Parameters<typeof real.listContent>) => {
-      hook.onList?.();
-      return real.listContent(...args);
-    },
-  };
-});
-
 vi.setConfig({ testTimeout: 120_000 });
 
 const ENTRY = 'entries/1660/1660-01-01.html';
 
-const run = (contentDir: string, outDir: string) => build({ contentDir, outDir, quiet: true, env: {} });
+const run = (contentDir: string, outDir: string, progress?: BuildProgress) =>
+  build({ contentDir, outDir, quiet: true, env: {}, progress });
 
 function withText(contentDir: string, text: string): void {
   const path = join(contentDir, ENTRY);
@@ -48,16 +37,15 @@ describe('the inputs a build records', () => {
 
     withText(content, 'Version B.');
     // The build checks (and sees B), then lists the content to read it: C is saved just then.
-    let lists = 0;
-    hook.onList = () => {
-      if (++lists === 2) withText(content, 'Version C.');
+    let listed = 0;
+    const progress: BuildProgress = {
+      ...SILENT_PROGRESS,
+      counted: (message) => {
+        if (message.startsWith('reading ') && ++listed === 1) withText(content, 'Version C.');
+      },
     };
-    try {
-      expect((await run(content, out)).mode).not.toBe('unchanged');
-    } finally {
-      hook.onList = null;
-    }
-    expect(lists).toBe(2);
+    expect((await run(content, out, progress)).mode).not.toBe('unchanged');
+    expect(listed).toBe(1);
     const live = slotDir(out, activeSlot(out) as 'a' | 'b');
     // Recorded as made of C, which it was made of.
     expect(readManifest(live)?.inputs).toBe(buildFingerprint(content, { env: {} }));
