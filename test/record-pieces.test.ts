@@ -86,7 +86,8 @@ describe('the basis in pieces', () => {
     if (!v.ok) throw new Error(v.problems[0]?.message);
     const { model } = v;
     const search = runToEnd(searchIndexFilesInSteps(model)).index;
-    const bytes = runToEnd(basisSteps(model, search));
+    const stepped = [...runToEnd(basisSteps(model, search)).pieces()];
+    const bytes = whole(stepped);
     const basis = basisPieces(model, search);
     const lines = [...basis.pieces()];
     expect(whole(lines).equals(bytes)).toBe(true);
@@ -94,5 +95,7 @@ describe('the basis in pieces', () => {
     // A line a piece (nothing joined): the head, a record a line, then the two indexes' lines.
     expect(lines.length).toBe(bytes.toString('utf8').split('\n').length - 1);
     expect(lines.every((l) => l.at(-1) === 0x0a && l.indexOf(0x0a) === l.length - 1)).toBe(true);
+    // Made in steps (the watch mode's record), the same lines, never joined.
+    expect(stepped.length).toBe(lines.length);
   });
 });

@@ -95,18 +95,19 @@ function* basisLines(
 /**
  * The basis of a build with no last basis (basisPieces' first case, the same bytes), a few hundred
  * lines at a time: undefined between two pieces (the watch mode's server answers in between:
- * serialized whole, the whole diary's takes a few hundred milliseconds), then the bytes.
+ * serialized whole, the whole diary's takes a few hundred milliseconds), then its lines, to be
+ * written as pieces (never joined: 16 MB on the whole diary).
  */
 export function* basisSteps(
   model: Pick<Model, 'entries' | 'categories' | 'topics'>,
   search: SiteSearchIndex,
-): Generator<undefined, Buffer> {
+): Generator<undefined, Pieces> {
   const parts: Uint8Array[] = [];
   for (const made of basisLines(model, search)) {
     parts.push(made);
     if (parts.length % LINES_A_STEP === 0) yield;
   }
-  return Buffer.concat(parts);
+  return { pieces: () => parts };
 }
 
 const headLine = (model: Pick<Model, 'entries' | 'categories' | 'topics'>): Buffer =>

@@ -9,6 +9,7 @@
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LoadOptions, Sources } from '../content/fingerprint.ts';
+import type { Pieces } from '../output/file.ts';
 import { basisSteps } from '../render/basis.ts';
 import { describeFault } from './describe-fault.ts';
 import type { RenderBasis } from './fast-path.ts';
@@ -30,7 +31,7 @@ export interface RecordHost {
   /** Resolves once they are (downloads-remake.ts settled). */
   downloadsSettled(): Promise<void>;
   /** Writes the live tree's records (twin-trees.ts record). */
-  write(inputs: string, sources: Sources, basis: Uint8Array | null): void;
+  write(inputs: string, sources: Sources, basis: Pieces | null): void;
   warn(line: string): void;
 }
 
@@ -105,13 +106,13 @@ export class LiveRecord {
       // Content that is not what was rendered: its rebuild follows, and records.
       if (inputs === null || stale()) return stale();
       const { model, search } = basis.site;
-      let bytes: Buffer | null = null;
+      let basisLines: Pieces | null = null;
       if (search !== undefined) {
         const steps = basisSteps(model, search);
         let turn = performance.now();
         for (let step = steps.next(); ; step = steps.next()) {
           if (step.done === true) {
-            bytes = step.value;
+            basisLines = step.value;
             break;
           }
           if (performance.now() - turn < SLICE_MS) continue;
@@ -120,7 +121,7 @@ export class LiveRecord {
           turn = performance.now();
         }
       }
-      host.write(inputs.fingerprint, inputs.sources, bytes);
+      host.write(inputs.fingerprint, inputs.sources, basisLines);
       this.recordedVersion = version;
     } catch (err) {
       this.host.warn(`recording what ${host.contentDir} was made of beside the output failed: ${describeFault(err)}`);

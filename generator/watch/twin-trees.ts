@@ -15,7 +15,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import type { Sources } from '../content/fingerprint.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
-import type { OutputFile } from '../output/file.ts';
+import type { OutputFile, RecordBytes } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
 import { changesBetween, type FileFacts } from '../output/manifest.ts';
@@ -221,7 +221,7 @@ export class TwinTrees {
    * basis beside it: what `npm run build` then trusts (output/rebuild.ts). The caller says the
    * tree is of those inputs (session.ts); what changed is told from the last manifest written here.
    */
-  record(inputs: string, sources: Sources, basis: Uint8Array | null): void {
+  record(inputs: string, sources: Sources, basis: RecordBytes | null): void {
     const { writer } = this.gens[this.live];
     const files = writer.facts();
     const changes = this.recorded === null ? null : changesBetween(this.recorded, files);
