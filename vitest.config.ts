@@ -5,57 +5,30 @@ import { defineConfig } from 'vitest/config';
 // Deno, Cloudflare's workerd, a real browser) live in test/heavy/ and run with `npm run test:heavy`
 // (vitest.heavy.config.ts), which CI runs after this one.
 
-/**
- * Files that need a process and a module registry of their own: those that replace a module
- * (vi.mock), which would stay replaced for the files after them. (A built-in's export can be
- * replaced and put back in a shared worker instead: test/rebuild-no-symlinks.test.ts.) A file
- * whose build in the test's process must agree with a command's build on the generator's fingerprint (computed once a
- * process, content/fingerprint.ts: a worker's may be minutes old) runs that command in the same
- * process (test/helpers/in-process.ts), as test/output-safety.test.ts's sweep test does.
- */
-const ISOLATED: string[] = [];
-
-const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 120_000 };
-
 export default defineConfig({
   test: {
-    // The second builds the sample once for the suites that only read it (sampleSite()). Run
-    // once, by the root project, whose provided values both projects below inherit.
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/heavy/**', '**/node_modules/**'],
+    // The second builds the sample once for the suites that only read it (sampleSite()).
     globalSetup: ['test/global-setup.ts', 'test/helpers/sample-site-setup.ts'],
     // HTTP tests start servers on loopback ports of their own; files run in parallel workers, at
     // least two (vitest's default leaves one worker on a two-core machine; most of the suite
     // waits on processes and the file system, so two halve its time there).
     pool: 'forks',
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    projects: [
-      {
-        // Most files share their worker's modules (isolate: false): a fresh process and a fresh
-        // import of the generator for each of ~80 files cost about half a second of CPU each.
-        // What a file must not leave behind is undone per file by vitest (vi.setConfig, spies)
-        // or by test/helpers/per-file.ts (temporary directories).
-        test: {
-          name: 'shared',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/heavy/**', '**/node_modules/**', ...ISOLATED],
-          isolate: false,
-          setupFiles: ['test/helpers/per-file.ts'],
-          ...TIMEOUTS,
-        },
-      },
-      // None today: a project with no files would fail the run.
-      ...(ISOLATED.length === 0
-        ? []
-        : [
-            {
-              test: {
-                name: 'isolated',
-                include: ISOLATED,
-                isolate: true,
-                setupFiles: ['test/helpers/per-file.ts'],
-                ...TIMEOUTS,
-              },
-            },
-          ]),
-    ],
+    // Files share their worker's modules: a fresh process and a fresh import of the generator for
+    // each of ~90 files cost about half a second of CPU each. What a file must not leave behind is
+    // undone per file by vitest (vi.setConfig, spies) or by test/helpers/per-file.ts (temporary
+    // directories). So no file replaces a module (vi.mock): it would stay replaced for the files
+    // after it in the worker. A built-in's export can be replaced and put back instead
+    // (test/rebuild-no-symlinks.test.ts), and a build can be reached at a given moment through its
+    // progress reporter (test/rebuild-inputs.test.ts). A file whose build in the test's process
+    // must agree with a command's build on the generator's fingerprint (computed once a process,
+    // content/fingerprint.ts: a worker's may be minutes old) runs that command in the same process
+    // (test/helpers/in-process.ts), as test/output-safety.test.ts's sweep test does.
+    isolate: false,
+    setupFiles: ['test/helpers/per-file.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
   },
 });

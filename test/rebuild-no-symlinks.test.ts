@@ -13,9 +13,9 @@ import { tempDir } from './helpers/temp.ts';
 
 // symlinkSync replaced in node:fs itself for this file's tests, and put back after them: Node
 // gives a built-in module's named exports (the generator's `import { symlinkSync }`) the default
-// export's properties at syncBuiltinESMExports(). Not vi.mock, which needs a module registry of
-// its own (vitest.config.ts' isolated project: a fresh process, ≈2 s); this file shares its
-// worker's, and the files after it in the worker get the real one back.
+// export's properties at syncBuiltinESMExports(). Not vi.mock, which would need a module registry
+// of its own (a fresh process, ≈2 s: vitest.config.ts); this file shares its worker's, and the
+// files after it in the worker get the real one back.
 const realSymlinkSync = fs.symlinkSync;
 beforeAll(() => {
   fs.symlinkSync = () => {

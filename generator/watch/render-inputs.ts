@@ -12,7 +12,6 @@
 // and is looked at (a stat), not read and hashed again. After an edit, only the edited files are.
 
 import { join } from 'node:path';
-
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { readSiteConfig, SITE_FILE } from '../content/config.ts';
