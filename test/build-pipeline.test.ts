@@ -25,7 +25,7 @@ const outDir = () => join(tempDir('pepys-out-'), 'public');
 async function rendered(contentDir: string): Promise<Map<string, string>> {
   const v = validate(await readContent(contentDir, { env: {}, readAhead: false }));
   if (!v.ok) throw new Error(v.problems[0]?.message);
-  const files = new Map(renderSite(v.model).map((f) => [f.path, comparable(f.body)]));
+  const files = new Map(renderSite(v.model).map((f) => [f.path, comparable(f.path, f.body)]));
   files.set(MARKER_FILE, MARKER_TEXT);
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

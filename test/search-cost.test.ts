@@ -21,6 +21,7 @@ import { parseSearchDocs } from '../generator/core/search/index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery } from '../generator/core/search/query.ts';
 import { collectionIndexFiles } from '../generator/render/search-index.ts';
+import { asText } from './helpers/files.ts';
 import { renderedSite } from './helpers/rendered.ts';
 
 const WORDS = ['and', 'the', 'so', 'to', 'bed', 'lute', 'king', 'plague', 'of', 'my'];
@@ -38,7 +39,7 @@ const queryText = fc
 
 function indexOf(docs: readonly Fields[]) {
   const files = new Map(
-    collectionIndexFiles('entries', docs.length, (i) => docs[i] as Fields).map((f) => [f.path, f.body]),
+    collectionIndexFiles('entries', docs.length, (i) => docs[i] as Fields).map((f) => [f.path, asText(f.body)]),
   );
   const parsed = parseSearchDocs(files.get('_data/search/entries/docs.json') as string);
   if (!parsed.ok) throw new Error(parsed.error);

@@ -8,6 +8,7 @@ import type { Fields } from '../generator/core/search/documents.ts';
 import { type DocumentStats, FIELD_COUNT, search, searchWithPlaces } from '../generator/core/search/engine.ts';
 import { parseSearchDocs } from '../generator/core/search/index-file.ts';
 import {
+  DIGITS,
   decodeNumbers,
   decodePostings,
   decodeShard,
@@ -33,6 +34,7 @@ import {
   collectionIndexFilesOf,
   postingsMap,
 } from '../generator/render/search-index.ts';
+import { asText } from './helpers/files.ts';
 
 /** A few words, some sharing a stem, some with diacritics, some that are stop words elsewhere. */
 const VOCABULARY = [
@@ -89,7 +91,7 @@ const queryText = fc
 /** The index files of a collection, read back the way a search answer reads them. */
 function indexOf(docs: readonly Fields[]) {
   const files = new Map(
-    collectionIndexFiles('entries', docs.length, (i) => docs[i] as Fields).map((f) => [f.path, f.body]),
+    collectionIndexFiles('entries', docs.length, (i) => docs[i] as Fields).map((f) => [f.path, asText(f.body)]),
   );
   const parsed = parseSearchDocs(files.get('_data/search/entries/docs.json') as string);
   if (!parsed.ok) throw new Error(parsed.error);
@@ -327,8 +329,8 @@ describe('packed postings', () => {
         (words, p) => {
           const postings = p.replace(/[\t\n]/g, '');
           const lines = [...words].sort().map((w) => [w, postings] as [string, string]);
-          expect(decodeShard(encodeShard(lines))).toEqual(lines);
-          if (lines.length > 1) expect(decodeShard(encodeShard([...lines].reverse()))).toBeNull();
+          expect(decodeShard(asText(encodeShard(lines)))).toEqual(lines);
+          if (lines.length > 1) expect(decodeShard(asText(encodeShard([...lines].reverse())))).toBeNull();
         },
       ),
     );
@@ -336,6 +338,27 @@ describe('packed postings', () => {
     expect(decodeShard('plague AB\n')).toBeNull();
     expect(decodeShard('\tAB\n')).toBeNull();
     expect(decodeShard('')).toEqual([]);
+  });
+
+  it('write a shard as the UTF-8 of its lines, whatever the words’ characters', () => {
+    // Words of characters of 1 to 4 bytes (a pair of surrogates; a lone one: U+FFFD's 3) and
+    // postings of the index's own digits: the bytes are those of the text encoded whole.
+    const unit = fc.constantFrom('a', 'z', '7', '\u007f', '\u0080', 'é', 'ſ', '\u07ff', '\u0800', '中', '\uffff');
+    const char = fc.oneof(unit, fc.constantFrom('\u{1F600}', '\u{10FFFF}', '\ud800', '\udfff'));
+    const postings = fc.string({ unit: fc.constantFrom(...DIGITS), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ unit: char, minLength: 1 }), postings), { maxLength: 8 }), (lines) => {
+        const text = lines.map(([w, p]) => `${w}\t${p}\n`).join('');
+        expect(Buffer.from(encodeShard(lines)).equals(Buffer.from(text, 'utf8'))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    const lone = [
+      ['\ud800x', 'A'],
+      ['é\udfff', 'B'],
+      ['\u{1F600}', 'C'],
+    ] as Array<[string, string]>;
+    expect(asText(encodeShard(lone))).toBe('\ufffdx\tA\né\ufffd\tB\n\u{1F600}\tC\n');
   });
 
   it('refuse damaged text', () => {

@@ -10,7 +10,7 @@
 // The files come through a ring of shared memory (the job's `ring`), not messages: the main
 // thread encodes each path and body straight into it and this thread writes the body from there,
 // so no file is copied or converted on the way. Records are 4-byte aligned:
-//   Int32 path length, Int32 body length, path bytes (UTF-8), body bytes (UTF-8)
+//   Int32 path length, Int32 body length, path bytes (UTF-8), body bytes (a text's UTF-8, or the bytes given)
 // or a lone Int32: WRAP (the next record is at the start of the ring) or END (reply and stop).
 // `control` holds two byte counters that only grow (mod 2^32): PRODUCED by the main thread,
 // CONSUMED by this one; each waits on the other's with Atomics.wait. This thread says when it

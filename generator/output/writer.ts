@@ -329,10 +329,10 @@ export function beginSite(outDir: string): StagedSite {
   const site: StagedSite = {
     add(path, body) {
       if (!open) throw new Error(`${next} is no longer being written`);
-      // UTF-8 needs at most 3 bytes for each UTF-16 unit. Bytes (the downloads, a few large
-      // files) are written here.
-      const most = (8 + 3 * (path.length + body.length) + 3) & ~3;
-      if (typeof body !== 'string' || most > RING_BYTES / 2) {
+      // UTF-8 needs at most 3 bytes for each UTF-16 unit. A few large files (the database) are
+      // written here.
+      const most = (8 + 3 * path.length + (typeof body === 'string' ? 3 : 1) * body.length + 3) & ~3;
+      if (most > RING_BYTES / 2) {
         const data = bufferOf(body);
         mkdirSync(join(next, dirname(path)), { recursive: true });
         writeOne(join(next, path), data);
@@ -343,7 +343,9 @@ export function beginSite(outDir: string): StagedSite {
       }
       const at = place(most);
       const p = encoder.encodeInto(path, bytes8.subarray(at + 8)).written;
-      const b = encoder.encodeInto(body, bytes8.subarray(at + 8 + p)).written;
+      let b = body.length;
+      if (typeof body === 'string') b = encoder.encodeInto(body, bytes8.subarray(at + 8 + p)).written;
+      else bytes8.set(body, at + 8 + p);
       words[at >> 2] = p;
       words[(at >> 2) + 1] = b;
       advance((8 + p + b + 3) & ~3);

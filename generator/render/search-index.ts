@@ -36,7 +36,8 @@ interface WordPostings {
 
 interface IndexFile {
   path: string;
-  body: string;
+  /** The statistics' JSON, or a shard's bytes (encodeShard). */
+  body: string | Uint8Array;
 }
 
 /**

@@ -19,6 +19,7 @@ import { mayStemTo, terms } from '../../generator/core/search/tokenize.ts';
 import { importStandardEbooks } from '../../generator/import/standard-ebooks.ts';
 import { collectionIndexFiles } from '../../generator/render/search-index.ts';
 import { writeEncyclopediaFixture } from '../../scripts/fixture-encyclopedia.ts';
+import { asText } from '../helpers/files.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const corpus = resolve(import.meta.dirname, '../../../shared/corpus/standard-ebooks-pepys-diary');
@@ -108,7 +109,7 @@ describe.skipIf(!available)('search against SQLite FTS5 on the whole diary', () 
 
   it('finds the same entries for each query', () => {
     const files = new Map(
-      collectionIndexFiles('entries', fields.length, (i) => fields[i] as Fields).map((f) => [f.path, f.body]),
+      collectionIndexFiles('entries', fields.length, (i) => fields[i] as Fields).map((f) => [f.path, asText(f.body)]),
     );
     const docs = parseSearchDocs(files.get('_data/search/entries/docs.json') as string);
     if (!docs.ok) throw new Error(docs.error);

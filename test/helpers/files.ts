@@ -10,15 +10,23 @@ import type { Collection } from '../../generator/core/types.ts';
 import { ASSETS_IGNORE_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
 import type { Known } from '../edge/requests.ts';
 
+const BINARY = /\.(gz|sqlite)$/;
+
 /**
- * A file's body as a string to compare: text as it is, the bytes of a binary file (the downloads:
- * gzip, SQLite) in base64, so that no difference is lost to UTF-8 decoding.
+ * A file's body as a string to compare: text as UTF-8 (a search shard is made as bytes), the
+ * bytes of a binary file (the downloads: gzip, SQLite) in base64, so that no difference is lost to
+ * UTF-8 decoding.
  */
-export function comparable(body: string | Uint8Array): string {
-  return typeof body === 'string' ? body : `base64:${Buffer.from(body).toString('base64')}`;
+export function comparable(path: string, body: string | Uint8Array): string {
+  return BINARY.test(path) && typeof body !== 'string'
+    ? `base64:${Buffer.from(body).toString('base64')}`
+    : asText(body);
 }
 
-const BINARY = /\.(gz|sqlite)$/;
+/** A text file's body as a string (a search shard is made as its UTF-8 bytes). */
+export function asText(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+}
 
 /** The build's own records at the tree's root: its manifest, its sources, a saved basis, the deploy's ignore list. */
 const isBuildRecord = (path: string): boolean =>
@@ -124,7 +132,7 @@ export function unpackTree(tree: ReadonlyMap<string, Buffer>): Map<string, Buffe
 export function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const tree = readTreeBytes(dir);
-  for (const [path, bytes] of tree) out.set(path, BINARY.test(path) ? comparable(bytes) : bytes.toString('utf8'));
+  for (const [path, bytes] of tree) out.set(path, comparable(path, bytes));
   for (const [path, bytes] of packedDetails(tree)) out.set(path, bytes.toString('utf8'));
   return out;
 }
