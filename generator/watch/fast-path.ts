@@ -49,13 +49,23 @@ export function basisOf(s: ContentState, site: RenderedSite): RenderBasis {
   };
 }
 
-/** A patch that changes nothing (its result is dropped): the fast path's code warmed up. */
-export function warmFastPath(basis: RenderBasis | null): void {
+/**
+ * A patch whose result is dropped: the fast path's code warmed up as an edit runs it. The first
+ * entry and topic with a word put before their text, so that every word of theirs moves: the
+ * index is changed and its shards written as after a real edit. Warmed up with a patch that
+ * changed nothing, the session's first edit of a long entry took 35–47 ms to render, the later
+ * ones 17–26 ms. Returns the paths of the files it rendered (and dropped).
+ */
+export function warmFastPath(basis: RenderBasis | null): string[] {
   const site = basis?.site;
   const [entry] = site?.model.entries ?? [];
   const [topic] = site?.model.topics ?? [];
-  if (site === undefined || entry === undefined || topic === undefined) return;
-  patchSite(site, { entries: [{ position: 0, entry }], topics: [{ position: 0, topic }] });
+  if (site === undefined || entry === undefined || topic === undefined) return [];
+  const { files } = patchSite(site, {
+    entries: [{ position: 0, entry: { ...entry, entryHTML: `<p>warm</p>${entry.entryHTML}` } }],
+    topics: [{ position: 0, topic: { ...topic, title: `warm ${topic.title}` } }],
+  });
+  return files.map((f) => f.path);
 }
 
 /**
