@@ -7,6 +7,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { holdDatabaseThread } from '../render/database-thread.ts';
 import { type Downloads, downloadFiles, downloadFilesInThread } from '../render/downloads.ts';
 import type { RenderedSite } from '../render/patch.ts';
+import type { RenderMemo } from '../render/render-memo.ts';
 import { describeFault } from './describe-fault.ts';
 
 type Model = RenderedSite['model'];
@@ -22,6 +23,8 @@ interface DownloadsRun {
 export interface DownloadsHost {
   /** The last valid model, if any: the one whose downloads are wanted. */
   model(): Model | undefined;
+  /** The records' details and lines made for the last downloads (render/downloads.ts), kept between them. */
+  memo(): RenderMemo;
   /** Milliseconds to wait after a rebuild; negative: at once, within it. */
   delayMs(): number;
   /** Whether rebuilds are under way (made downloads then wait for them to end). */
@@ -115,7 +118,7 @@ export class DownloadsRemake {
     const run: DownloadsRun = { model, stop: new AbortController(), made: null };
     this.run = run;
     // A piece of the work here at a time, the server answering between two.
-    downloadFilesInThread(model, run.stop.signal, () => nextTurn()).then(
+    downloadFilesInThread(model, run.stop.signal, () => nextTurn(), this.host.memo()).then(
       (made) => {
         if (this.run !== run) return;
         run.made = made;
@@ -156,7 +159,7 @@ export class DownloadsRemake {
       if (model === undefined) return [];
       let made: Downloads;
       try {
-        made = downloadFiles(model);
+        made = downloadFiles(model, this.host.memo());
       } catch (err) {
         this.host.warn(`making the downloads failed: ${describeFault(err)}`);
         return [];

@@ -97,9 +97,12 @@ export class BuildSession {
   private state: ContentState;
   private memo: RenderMemo;
   private readonly twins: TwinTrees;
+  /** What the downloads are made of, record by record, kept between them (render/downloads.ts). */
+  private readonly downloadsMemo: RenderMemo;
   /** The downloads' remake after rebuilds (downloads-remake.ts). */
   private readonly downloads = new DownloadsRemake({
     model: () => this.basis?.site.model,
+    memo: () => this.downloadsMemo,
     delayMs: () => this.options.downloadsDelayMs ?? DOWNLOADS_DELAY_MS,
     rebuilding: () => this.rebuilding !== 0,
     putLive: (downloads) => this.putDownloadsLive(downloads),
@@ -119,10 +122,16 @@ export class BuildSession {
 
   private readonly options: SessionOptions;
 
-  private constructor(options: SessionOptions, state: ContentState, memo: RenderMemo, twins: TwinTrees) {
+  private constructor(
+    options: SessionOptions,
+    state: ContentState,
+    memos: { render: RenderMemo; downloads: RenderMemo },
+    twins: TwinTrees,
+  ) {
     this.options = options;
     this.state = state;
-    this.memo = memo;
+    this.memo = memos.render;
+    this.downloadsMemo = memos.downloads;
     this.twins = twins;
     this.records = new LiveRecord({
       contentDir: options.contentDir,
@@ -165,7 +174,8 @@ export class BuildSession {
     let search: SiteSearchIndex | undefined;
     // The first downloads are made on the database's thread, as every edit's are: the session
     // holds that thread (downloads-remake.ts), and the first edit's then finds it warm.
-    const downloads = downloadFilesInThread(v.model);
+    const downloadsMemo = new RenderMemo();
+    const downloads = downloadFilesInThread(v.model, undefined, undefined, downloadsMemo);
     downloads.catch(() => {});
     const files = renderSite(v.model, memo, {
       fragments: (f) => (fragments = f),
@@ -182,7 +192,7 @@ export class BuildSession {
     // What the output held before, for the first manifest's list of changes (null: not a tree it trusts).
     const before = liveManifest(outDir)?.files ?? null;
     const twins = TwinTrees.write(outDir, otherSlot(activeSlot(outDir)), files, warn, before);
-    const session = new BuildSession(options, state, memo, twins);
+    const session = new BuildSession(options, state, { render: memo, downloads: downloadsMemo }, twins);
     if (fragments !== null) session.keepBasis({ model: v.model, fragments, search });
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a
     // patch that changes nothing (its result is dropped) the fast path's, so that the first edit
