@@ -36,15 +36,12 @@ import { renderSite } from '../generator/render/render-site.ts';
 import { collectionIndex, postingsMap } from '../generator/render/search-index.ts';
 import { runToEnd } from '../generator/render/steps.ts';
 import { checkBasisDamage } from './helpers/basis-damage.ts';
-import { writeContent } from './helpers/content.ts';
+import { replaceIn, writeContent } from './helpers/content.ts';
 import { ColdBuilds } from './helpers/edit-sequences.ts';
 import { comparable, readTreeBytes } from './helpers/files.ts';
 import { sampleSite } from './helpers/local-server.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
-
-const replaceIn = (path: string, from: RegExp | string, to: string) =>
-  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
 
 /** A medium site (or a smaller one) built into a new directory. */
 async function built(entries = 120, topics = 40) {

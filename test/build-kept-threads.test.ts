@@ -6,8 +6,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
-import { readContent, validate } from '../generator/content/load.ts';
-import type { Model } from '../generator/core/model.ts';
 import { beginSite, writeThreadsStarted } from '../generator/output/writer.ts';
 import {
   databaseSparesTaken,
@@ -16,18 +14,12 @@ import {
   holdDatabaseThread,
 } from '../generator/render/database-thread.ts';
 import { type Downloads, downloadFiles, downloadFilesInThread } from '../generator/render/downloads.ts';
-import { smallSite, writeContent } from './helpers/content.ts';
+import { modelOf, smallSite, writeContent } from './helpers/content.ts';
 import { readTreeBytes } from './helpers/files.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const SAMPLE = join(import.meta.dirname, '..', 'content');
-
-async function modelOf(contentDir: string): Promise<Model> {
-  const v = validate(await readContent(contentDir, { env: {}, readAhead: false }));
-  if (!v.ok) throw new Error(v.problems[0]?.message);
-  return v.model;
-}
 
 /** The downloads' files as path → bytes, their list last. */
 function bytesOf(d: Downloads): Map<string, Buffer> {

@@ -3,30 +3,19 @@
 // Whatever the memo holds, the downloads are those made without it, byte for byte: after a text
 // edit, a change of the entries that mention a topic, a record added and one removed, another origin.
 
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readContent, validate } from '../generator/content/load.ts';
-import type { Model } from '../generator/core/model.ts';
 import { type Downloads, downloadFiles, sqlOnThisThread } from '../generator/render/downloads.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
+import { modelOf, replaceIn } from './helpers/content.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const SAMPLE = join(import.meta.dirname, '..', 'content');
 
-async function modelOf(contentDir: string, apiOrigin?: string): Promise<Model> {
-  const overrides = apiOrigin === undefined ? {} : { apiOrigin };
-  const v = validate(await readContent(contentDir, { env: {}, readAhead: false, overrides }));
-  if (!v.ok) throw new Error(v.problems[0]?.message);
-  return v.model;
-}
-
 function bytesOf(d: Downloads): Map<string, Buffer> {
   return new Map([...d.files, d.list].map((f) => [f.path, Buffer.from(f.body)]));
 }
-
-const replaceIn = (path: string, from: RegExp | string, to: string) =>
-  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -40,7 +29,7 @@ describe("the downloads made with the watch mode's memo", () => {
     const memo = new RenderMemo();
     /** Checks the memo's downloads against fresh ones; returns how many JSON texts the memo's made. */
     const check = async (what: string, apiOrigin?: string) => {
-      const model = await modelOf(content, apiOrigin);
+      const model = await modelOf(content, apiOrigin === undefined ? {} : { apiOrigin });
       const stringify = vi.spyOn(JSON, 'stringify');
       const got = bytesOf(downloadFiles(model, memo));
       const made = stringify.mock.calls.length;

@@ -11,19 +11,11 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
-import { readContent, validate } from '../generator/content/load.ts';
-import type { Model } from '../generator/core/model.ts';
 import { databaseThread, GZIP } from '../generator/render/database-thread.ts';
 import { downloadFiles, downloadFilesInThread } from '../generator/render/downloads.ts';
 import { type DatabaseStep, makeDatabase, textParameters } from '../generator/render/sqlite-steps.mjs';
-import { writeContent } from './helpers/content.ts';
+import { modelOf, writeContent } from './helpers/content.ts';
 import { mediumSite } from './helpers/medium-site.ts';
-
-async function modelOf(contentDir: string): Promise<Model> {
-  const v = validate(await readContent(contentDir, { env: {}, readAhead: false }));
-  if (!v.ok) throw new Error(v.problems[0]?.message);
-  return v.model;
-}
 
 describe('downloads made off the main thread', () => {
   it.each([

@@ -2,19 +2,16 @@
 // file, as a cold build, and saves a basis of its own again. test/basis.test.ts runs two of the
 // damages every day, test/heavy/basis-damage.test.ts all four.
 
-import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { build } from '../../generator/build.ts';
 import { BASIS_FILE, MANIFEST_FILE, readManifest } from '../../generator/output/manifest.ts';
-import { writeContent } from './content.ts';
+import { replaceIn, writeContent } from './content.ts';
 import type { ColdBuilds } from './edit-sequences.ts';
 import { readTreeBytes } from './files.ts';
 import { mediumSite } from './medium-site.ts';
 import { tempDir } from './temp.ts';
-
-const replaceIn = (path: string, from: RegExp | string, to: string) =>
-  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
 
 export const BASIS_DAMAGES: Array<[string, (out: string) => void]> = [
   ['missing', (out) => rmSync(join(out, BASIS_FILE))],

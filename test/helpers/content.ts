@@ -1,11 +1,12 @@
 // Small content directories written to a temp dir, for tests.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_CONFIG } from '../../generator/content/config.ts';
-import { loadContent } from '../../generator/content/load.ts';
+import { type ConfigOverrides, DEFAULT_CONFIG } from '../../generator/content/config.ts';
+import { loadContent, readContent, validate } from '../../generator/content/load.ts';
 import { parseEntryFile } from '../../generator/content/parse-entry.ts';
 import { ContentError, type Problem } from '../../generator/content/problems.ts';
+import type { Model } from '../../generator/core/model.ts';
 import { tempDir } from './temp.ts';
 
 /** Writes `files` (relative path → text) into a fresh temp directory and returns its path. */
@@ -66,4 +67,16 @@ export async function problemsOf(files: Record<string, string>): Promise<Problem
     throw err;
   }
   return [];
+}
+
+/** The model of the content in `contentDir`, read (without read-ahead) and validated; throws on its first problem. */
+export async function modelOf(contentDir: string, overrides: ConfigOverrides = {}): Promise<Model> {
+  const v = validate(await readContent(contentDir, { env: {}, readAhead: false, overrides }));
+  if (!v.ok) throw new Error(v.problems[0]?.message);
+  return v.model;
+}
+
+/** Replaces `from` with `to` in the file at `path`. */
+export function replaceIn(path: string, from: RegExp | string, to: string): void {
+  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
 }
