@@ -78,7 +78,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     );
     // The downloads (a SQLite database, gzip'ed NDJSON: about half of the rendering's work) are
     // made on other threads while this one renders the rest.
-    downloads = downloadFilesInThread(model, stopDownloads.signal);
+    downloads = downloadFilesInThread(model, { signal: stopDownloads.signal });
     downloads.catch(() => {});
     // The rendering lets the event loop run every few milliseconds, so that the database's thread
     // is sent its next rows as it asks for them, not all of them once everything else is rendered.

@@ -53,8 +53,11 @@ describe("the downloads' database thread, kept between jobs", () => {
     const reason = new Error('stopped by the test');
     let paces = 0;
     await expect(
-      downloadFilesInThread(medium, stop.signal, async () => {
-        if (++paces === 3) stop.abort(reason);
+      downloadFilesInThread(medium, {
+        signal: stop.signal,
+        pace: async () => {
+          if (++paces === 3) stop.abort(reason);
+        },
       }),
     ).rejects.toBe(reason);
     started = databaseThreadsStarted();

@@ -50,9 +50,11 @@ describe('downloads made off the main thread', () => {
   it('paced (the watch mode): waits between pieces of its work here, and gives the same files', async () => {
     const model = await modelOf(writeContent(mediumSite(600, 400)));
     let paces = 0;
-    const paced = await downloadFilesInThread(model, undefined, async () => {
-      paces++;
-      await nextTurn();
+    const paced = await downloadFilesInThread(model, {
+      pace: async () => {
+        paces++;
+        await nextTurn();
+      },
     });
     // Pieces of 256 rows: the 600 entries alone are three pieces of each of two inserts.
     expect(paces).toBeGreaterThan(6);
@@ -67,8 +69,11 @@ describe('downloads made off the main thread', () => {
     const stop = new AbortController();
     const reason = new Error('stopped by the test');
     let paces = 0;
-    const made = downloadFilesInThread(model, stop.signal, async () => {
-      if (++paces === 3) stop.abort(reason);
+    const made = downloadFilesInThread(model, {
+      signal: stop.signal,
+      pace: async () => {
+        if (++paces === 3) stop.abort(reason);
+      },
     });
     await expect(made).rejects.toBe(reason);
     expect(paces).toBe(3);
@@ -77,7 +82,7 @@ describe('downloads made off the main thread', () => {
   it('rejects with the reason when stopped, and a new one still works', async () => {
     const model = await modelOf(join(import.meta.dirname, '..', 'content'));
     const stop = new AbortController();
-    const made = downloadFilesInThread(model, stop.signal);
+    const made = downloadFilesInThread(model, { signal: stop.signal });
     const reason = new Error('stopped by the test');
     stop.abort(reason);
     await expect(made).rejects.toBe(reason);

@@ -310,9 +310,7 @@ function downloadBodies(model: Model, memo?: RenderMemo): Map<string, Uint8Array
  */
 async function downloadBodiesInThread(
   model: Model,
-  signal?: AbortSignal,
-  pace?: () => Promise<void>,
-  memo?: RenderMemo,
+  { signal, pace, memo }: InThread,
 ): Promise<Map<string, Uint8Array>> {
   const stopped = () => {
     if (signal?.aborted === true) throw signal.reason;
@@ -406,17 +404,20 @@ export function downloadFiles(model: Model, memo?: RenderMemo): Downloads {
   return downloadsOf(model, downloadBodies(model, memo));
 }
 
+/** How downloads made off this thread are stopped, paced and remembered (downloadFilesInThread). */
+export interface InThread {
+  /** Stops the work; the promise then rejects. */
+  signal?: AbortSignal;
+  /** Awaited between two pieces of the work done here (the watch mode's server answers meanwhile). */
+  pace?: () => Promise<void>;
+  /** The records' details and lines made last time (databaseSteps). */
+  memo?: RenderMemo;
+}
+
 /**
  * The same files, byte for byte, made mostly off this thread (the cold build renders the rest of
- * the site meanwhile); `signal` stops the work, and the promise then rejects. Given `pace`, it is
- * awaited between two pieces of the work done here (the watch mode's server answers meanwhile);
- * given a memo, as downloadFiles.
+ * the site meanwhile), as `options` say.
  */
-export async function downloadFilesInThread(
-  model: Model,
-  signal?: AbortSignal,
-  pace?: () => Promise<void>,
-  memo?: RenderMemo,
-): Promise<Downloads> {
-  return downloadsOf(model, await downloadBodiesInThread(model, signal, pace, memo));
+export async function downloadFilesInThread(model: Model, options: InThread = {}): Promise<Downloads> {
+  return downloadsOf(model, await downloadBodiesInThread(model, options));
 }

@@ -118,7 +118,7 @@ export class DownloadsRemake {
     const run: DownloadsRun = { model, stop: new AbortController(), made: null };
     this.run = run;
     // A piece of the work here at a time, the server answering between two.
-    downloadFilesInThread(model, run.stop.signal, () => nextTurn(), this.host.memo()).then(
+    downloadFilesInThread(model, { signal: run.stop.signal, pace: () => nextTurn(), memo: this.host.memo() }).then(
       (made) => {
         if (this.run !== run) return;
         run.made = made;

@@ -175,7 +175,7 @@ export class BuildSession {
     // The first downloads are made on the database's thread, as every edit's are: the session
     // holds that thread (downloads-remake.ts), and the first edit's then finds it warm.
     const downloadsMemo = new RenderMemo();
-    const downloads = downloadFilesInThread(v.model, undefined, undefined, downloadsMemo);
+    const downloads = downloadFilesInThread(v.model, { memo: downloadsMemo });
     downloads.catch(() => {});
     const files = renderSite(v.model, memo, {
       fragments: (f) => (fragments = f),
@@ -195,8 +195,8 @@ export class BuildSession {
     const session = new BuildSession(options, state, { render: memo, downloads: downloadsMemo }, twins);
     if (fragments !== null) session.keepBasis({ model: v.model, fragments, search });
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a
-    // patch that changes nothing (its result is dropped) the fast path's, so that the first edit
-    // is as fast as the ones after it.
+    // patch of an edit whose result is dropped the fast path's (warmFastPath), so that the first
+    // edit is as fast as the ones after it.
     await session.rebuild([], { force: true });
     // That rebuild kept the downloads the first render made, which are current.
     session.downloads.cancelTimer();
