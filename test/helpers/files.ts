@@ -25,7 +25,8 @@ export function comparable(path: string, body: string | Uint8Array): string {
 
 /** A text file's body as a string (a search shard is made as its UTF-8 bytes). */
 export function asText(body: string | Uint8Array): string {
-  return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  // A view of the bytes, not a copy: readTree decodes every file of a tree through here.
+  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
 /** The build's own records at the tree's root: its manifest, its sources, a saved basis, the deploy's ignore list. */
