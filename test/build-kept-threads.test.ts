@@ -1,7 +1,7 @@
 // The build's threads are kept between builds of one process (output/kept-threads.ts): the
 // database's thread (render/database-thread.ts) and the writer's (output/writer.ts). A build on a
 // kept thread must give the bytes a new thread gives, whatever the thread did before: a bigger
-// site, a job stopped or failed (whose thread is then never used again).
+// site, a job stopped (the thread drops it) or failed (whose thread is then never used again).
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe("the downloads' database thread, kept between jobs", () => {
     expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
     expect(databaseThreadsStarted()).toBe(started);
 
-    // Stopped half-way: its thread is not used again.
+    // Stopped half-way: its thread drops the job and makes the next one's bytes, whole.
     const stop = new AbortController();
     const reason = new Error('stopped by the test');
     let paces = 0;
@@ -62,7 +62,24 @@ describe("the downloads' database thread, kept between jobs", () => {
     ).rejects.toBe(reason);
     started = databaseThreadsStarted();
     expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
-    expect(databaseThreadsStarted()).toBe(started + 1);
+    expect(databaseThreadsStarted()).toBe(started);
+    // Stopped with all its work sent, or with some queued, the next job is sent at once: the
+    // thread takes it after dropping the stopped one, and what the stopped one answered meanwhile
+    // is not taken for the next one's.
+    for (const queued of [0, 40]) {
+      const stopped = databaseThread(1e9);
+      await stopped.step({ sql: 'CREATE TABLE t (a TEXT)' });
+      for (let i = 0; i < queued; i++)
+        await stopped.step({ sql: 'INSERT INTO t VALUES (?)', rows: [['x'.repeat(1e5)]] });
+      const answer = stopped.end();
+      // This thread sleeps while that one answers (a small database: well within the time), so
+      // that its answers wait in this thread's queue when the next job starts.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      stopped.stop();
+      await expect(answer).rejects.toThrow(/stopped/);
+      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+      expect(databaseThreadsStarted()).toBe(started);
+    }
 
     // Failed (SQLite's error): neither is its thread.
     const failing = databaseThread(1);

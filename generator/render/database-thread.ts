@@ -4,6 +4,7 @@
 // limit, so that the rows waiting in its queue are a few pieces, not the whole site's text twice.
 // What the steps are is decided in downloads.ts. The thread is kept between jobs (kept-threads.ts).
 
+import type { Worker } from 'node:worker_threads';
 import { keptThreads } from '../output/kept-threads.ts';
 import type { DatabaseStep } from './sqlite-steps.mjs';
 
@@ -81,6 +82,25 @@ let sparesTaken = 0;
 export const databaseSparesTaken = (): number => sparesTaken;
 
 /**
+ * How many jobs of `worker` were stopped and have not yet given their last answer (`{ stopped }`):
+ * the thread is lent again at once, and the next job ignores the answers that come before (a
+ * worker answers in order). Counted by a listener of the thread's own, there while a job is not.
+ */
+const stoppedJobs = new WeakMap<Worker, { pending: number }>();
+function stoppedJobsOf(worker: Worker): { pending: number } {
+  let jobs = stoppedJobs.get(worker);
+  if (jobs === undefined) {
+    const counted = { pending: 0 };
+    worker.on('message', (message: unknown) => {
+      if (typeof message === 'object' && message !== null && 'stopped' in message) counted.pending--;
+    });
+    stoppedJobs.set(worker, counted);
+    jobs = counted;
+  }
+  return jobs;
+}
+
+/**
  * The thread; `room`, the bytes the database's file is given at once (sqlite-steps.mjs
  * roomyDatabase; databaseRoom in downloads.ts).
  */
@@ -92,7 +112,16 @@ export function databaseThread(
 ): DatabaseThread {
   const thread = threads.take();
   const { worker } = thread;
-  worker.postMessage({ begin: { streams, backlog, room } });
+  const answersOfStopped = stoppedJobsOf(worker);
+  // Set when the job is stopped: the thread then drops what it has of the job (database-worker.mjs).
+  const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  worker.postMessage({ begin: { streams, backlog, room, stop: stopFlag.buffer } });
+  let ended = false;
+  let stopping = false;
+  // A session holds the thread for its next job: that job's database is made now, ahead.
+  const spareAhead = () => {
+    if (threads.held && room > 0) worker.postMessage({ spare: Math.ceil(room * SPARE_ROOM) });
+  };
   // The weights of the messages sent and not yet done with, in order.
   const inFlight: number[] = [];
   let weight = 0;
@@ -107,11 +136,14 @@ export function databaseThread(
     };
     // null: a message was done with (database-worker.mjs); then the files, once, and the thread
     // waits for its next job.
-    thread.on('message', (message: { database: Uint8Array; gzipped: Uint8Array[]; spared: boolean } | null) => {
-      if (message !== null) {
+    type Answer = { database: Uint8Array; gzipped: Uint8Array[]; spared: boolean } | { stopped: true } | null;
+    thread.on('message', (message: Answer) => {
+      // The answers of a job stopped before this one, up to its last (stoppedJobsOf).
+      if (answersOfStopped.pending > 0 || (message !== null && 'stopped' in message)) return;
+      if (message !== null && 'database' in message) {
+        ended = true;
         if (message.spared) sparesTaken++;
-        // A session holds the thread for its next job: that job's database is made now, ahead.
-        if (threads.held && room > 0) worker.postMessage({ spare: Math.ceil(room * SPARE_ROOM) });
+        spareAhead();
         thread.give();
         resolve({ database: message.database, gzipped: message.gzipped });
         return;
@@ -156,6 +188,21 @@ export function databaseThread(
       return made;
     },
     // After the end's answer the thread is kept for the next job: stopping then does nothing.
-    stop: () => void thread.drop(),
+    // Before, the thread drops the job and is kept for the next at once, whose messages it takes
+    // after the drop (database-worker.mjs); after a failure the thread has ended.
+    stop: () => {
+      if (ended || stopping) return;
+      stopping = true;
+      if (failure !== undefined) {
+        void thread.drop();
+        return;
+      }
+      Atomics.store(stopFlag, 0, 1);
+      worker.postMessage({ stopped: true });
+      answersOfStopped.pending++;
+      fail?.(new Error("the downloads' database was stopped"));
+      spareAhead();
+      thread.give();
+    },
   };
 }

@@ -52,11 +52,12 @@ export interface SessionOptions extends LoadOptions {
 }
 
 /**
- * See SessionOptions.downloadsDelayMs. Short: the edits of one save come within the watcher's
- * debounce, and downloads being made are stopped by the next edit anyway, so the wait only spares
- * starting them for edits a fraction of a second apart (issue 34: the downloads current within 2 s).
+ * See SessionOptions.downloadsDelayMs. None: the edits of one save come within the watcher's
+ * debounce, and the next edit stops downloads being made for a step's time, keeping their thread
+ * (render/database-thread.ts), so waiting for a burst to end would only delay them (issue 34: the
+ * downloads current within 2 s). Their work is paced between the server's answers and rebuilds.
  */
-const DOWNLOADS_DELAY_MS = 250;
+const DOWNLOADS_DELAY_MS = 0;
 
 /** The downloads' paths in the output: their files and their list. */
 const DOWNLOADS = [...DOWNLOAD_FILES, DOWNLOADS_FILE];
