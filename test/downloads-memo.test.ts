@@ -6,7 +6,12 @@
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Downloads, downloadFiles, sqlOnThisThread } from '../generator/render/downloads.ts';
+import {
+  type Downloads,
+  downloadFiles,
+  downloadFilesInThread,
+  sqlOnThisThread,
+} from '../generator/render/downloads.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { modelOf, replaceIn } from './helpers/content.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -59,5 +64,46 @@ describe("the downloads made with the watch mode's memo", () => {
     await check('an entry added and one removed');
     // Another origin: every link differs.
     await check('another origin', 'https://mirror.example.net');
+  });
+
+  it("made on the database's thread, keep a collection's gzip while its lines are the same, and only then", async () => {
+    await sqlOnThisThread();
+    const content = join(tempDir('pepys-downloads-gzip-memo-'), 'content');
+    cpSync(SAMPLE, content, { recursive: true });
+    const memo = new RenderMemo();
+    let last = new Map<string, Uint8Array>();
+    /** The memo's downloads against fresh ones; the files whose bytes are the very last ones' (kept). */
+    const check = async (what: string) => {
+      const model = await modelOf(content);
+      const made = await downloadFilesInThread(model, { memo });
+      const got = new Map(made.files.map((f) => [f.path, f.body]));
+      const fresh = bytesOf(downloadFiles(model));
+      for (const [path, bytes] of fresh)
+        if (path !== made.list.path)
+          expect(Buffer.from(got.get(path) ?? []).equals(bytes), `${what}: ${path}`).toBe(true);
+      expect(Buffer.from(made.list.body).equals(fresh.get(made.list.path) as Buffer), what).toBe(true);
+      const kept = [...got]
+        .filter(([path, body]) => last.get(path) === body)
+        .map(([path]) => path.replace(/^.*\//, ''));
+      last = got;
+      return kept;
+    };
+    expect(await check('first')).toEqual([]);
+    // Read again: every entry's and topic's line is the one kept, so their gzip is too; the
+    // categories' lines are made again every time.
+    expect(await check('the same')).toEqual(['entries.ndjson.gz', 'topics.ndjson.gz']);
+    // An entry's text: the entries' lines differ, the topics' do not.
+    replaceIn(join(content, 'entries/1660/1660-01-02.html'), '</p>', ' And a word more.</p>');
+    expect(await check('a text')).toEqual(['topics.ndjson.gz']);
+    // A mention removed: the topic's line (its entries) differs, and the entry's.
+    replaceIn(join(content, 'entries/1660/1660-01-02.html'), 'topics: [78, 43, 77, 40]', 'topics: [78, 43, 77]');
+    expect(await check('a mention')).toEqual([]);
+    // The last topic removed: every line the same, one fewer.
+    const model = await modelOf(content);
+    const lastTopic = model.topics.at(-1);
+    expect(model.topicEntries.get(lastTopic?.id ?? -1) ?? []).toEqual([]);
+    await check('before the removal');
+    rmSync(join(content, 'topics', `${lastTopic?.id}.yaml`));
+    expect(await check('a topic removed')).toEqual(['entries.ndjson.gz']);
   });
 });

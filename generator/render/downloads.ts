@@ -19,6 +19,7 @@ import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } fro
 import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { Download, DownloadList } from '../core/types.ts';
 import { databaseThread, GZIP, GZIP_PIECE, WEIGHT_IN_FLIGHT } from './database-thread.ts';
+import { gzipMemo } from './gzip-memo.ts';
 import type { RenderMemo } from './render-memo.ts';
 import { type Cell, type DatabaseStep, makeDatabase, TEXT_PARAMETER } from './sqlite-steps.mjs';
 
@@ -327,11 +328,13 @@ async function downloadBodiesInThread(
     w.bytes = 0;
     await thread.append(stream, bytes);
   };
-  const line: LineOf = (collection, bytes) => {
-    const w = waiting[COLLECTIONS.indexOf(collection)] as (typeof waiting)[number];
-    w.lines.push(bytes);
+  // A collection whose lines are all the last downloads' is not gzipped again (gzip-memo.ts).
+  const zips = gzipMemo(memo, COLLECTIONS, (stream, bytes) => {
+    const w = waiting[stream] as (typeof waiting)[number];
+    w.lines.push(bytes as Buffer);
     w.bytes += bytes.length;
-  };
+  });
+  const line: LineOf = (collection, bytes) => zips.line(COLLECTIONS.indexOf(collection), bytes);
   try {
     for (const step of databaseSteps(model, line, memo)) {
       await thread.step(step);
@@ -339,6 +342,7 @@ async function downloadBodiesInThread(
       if (pace !== undefined) await pace();
       stopped();
     }
+    const reused = zips.reused();
     for (let i = 0; i < COLLECTIONS.length; i++) await send(i, 0);
     const made = thread.end();
     const stop = () => thread.stop();
@@ -346,7 +350,9 @@ async function downloadBodiesInThread(
     try {
       const { database, gzipped } = await made;
       stopped();
-      return bodiesByName(gzipped, database);
+      const ndjson = gzipped.map((made, i) => reused[i] ?? made);
+      zips.keep(ndjson);
+      return bodiesByName(ndjson, database);
     } finally {
       signal?.removeEventListener('abort', stop);
     }

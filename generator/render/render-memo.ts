@@ -6,6 +6,8 @@
 // the very same string: telling an unchanged output from a changed one is then one comparison.
 // Everything is forgotten when the configuration (origins, page size) changes.
 
+const NOTHING = Object.freeze({});
+
 interface Cell<V> {
   record: object;
   extras: readonly unknown[];
@@ -36,6 +38,16 @@ export class MemoTable<K, V = string> {
     const body = render();
     this.cells.set(key, { record, extras, body, seen });
     return body;
+  }
+
+  /** The body last made or set for `key`, if it is still kept. */
+  last(key: K): V | undefined {
+    return this.cells.get(key)?.body;
+  }
+
+  /** Keeps `body` for `key`, made of nothing the table compares (what it holds says what it is). */
+  set(key: K, body: V): void {
+    this.cells.set(key, { record: NOTHING, extras: [], body, seen: this.memo.generation });
   }
 
   sweep(generation: number): void {
