@@ -329,9 +329,9 @@ async function downloadBodiesInThread(
     await thread.append(stream, bytes);
   };
   // A collection whose lines are all the last downloads' is not gzipped again (gzip-memo.ts).
-  const zips = gzipMemo(memo, COLLECTIONS, (stream, bytes) => {
+  const zips = gzipMemo<Buffer>(memo, COLLECTIONS, (stream, bytes) => {
     const w = waiting[stream] as (typeof waiting)[number];
-    w.lines.push(bytes as Buffer);
+    w.lines.push(bytes);
     w.bytes += bytes.length;
   });
   const line: LineOf = (collection, bytes) => zips.line(COLLECTIONS.indexOf(collection), bytes);
@@ -350,7 +350,7 @@ async function downloadBodiesInThread(
     try {
       const { database, gzipped } = await made;
       stopped();
-      const ndjson = gzipped.map((made, i) => reused[i] ?? made);
+      const ndjson = gzipped.map((fresh, i) => reused[i] ?? fresh);
       zips.keep(ndjson);
       return bodiesByName(ndjson, database);
     } finally {

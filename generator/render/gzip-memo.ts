@@ -8,20 +8,20 @@ import type { RenderMemo } from './render-memo.ts';
 
 /** A collection's NDJSON lines, in order, and their gzip. */
 interface Zipped {
-  lines: readonly Uint8Array[];
+  lines: readonly unknown[];
   gzipped: Uint8Array;
 }
 
 /** A collection's lines made so far, and whether they are all those of the last downloads. */
-interface Stream {
-  lines: Uint8Array[];
+interface Stream<L> {
+  lines: L[];
   held: boolean;
 }
 
 /** The NDJSON streams of one making of the downloads, as they go through the memo. */
-interface GzipMemo {
+interface GzipMemo<L> {
   /** The next line of stream `stream`: passed on, or held back while the stream is the last one's. */
-  line(stream: number, bytes: Uint8Array): void;
+  line(stream: number, bytes: L): void;
   /**
    * After the last line: for each stream, the gzip kept of it when its lines are the last
    * downloads', one for one; else undefined, and its held lines are passed on.
@@ -36,22 +36,22 @@ interface GzipMemo {
  * those of a stream that has so far given the lines of the last downloads, which are held back and
  * passed on at the first that differs. Without a memo, every line is passed on at once.
  */
-export function gzipMemo(
+export function gzipMemo<L extends Uint8Array>(
   memo: RenderMemo | undefined,
   names: readonly string[],
-  send: (stream: number, bytes: Uint8Array) => void,
-): GzipMemo {
+  send: (stream: number, bytes: L) => void,
+): GzipMemo<L> {
   if (memo === undefined) return { line: send, reused: () => names.map(() => undefined), keep: () => {} };
   const table = memo.table<string, Zipped>('ndjson.gz');
   const last = names.map((name) => table.last(name));
-  const streams: Stream[] = names.map(() => ({ lines: [], held: true }));
-  const release = (i: number, s: Stream) => {
+  const streams: Stream<L>[] = names.map(() => ({ lines: [], held: true }));
+  const release = (i: number, s: Stream<L>) => {
     s.held = false;
     for (const bytes of s.lines) send(i, bytes);
   };
   return {
     line(i, bytes) {
-      const s = streams[i] as Stream;
+      const s = streams[i] as Stream<L>;
       s.lines.push(bytes);
       if (!s.held) send(i, bytes);
       else if (last[i]?.lines[s.lines.length - 1] !== bytes) release(i, s);
