@@ -5,9 +5,10 @@
 //
 // A thread is lent for one job (`take`); the job ends it cleanly (`give`: the thread waits for the
 // next job; a job its thread can drop, the database's, gives it when stopped) or not (`drop`: a
-// failure, a stop; the thread is terminated, never reused, since what it was doing is unknown). At most one thread waits idle; it is unref'd, so that it
-// never keeps a process alive (a one-shot build exits at once), and terminated after a while,
-// unless a session that will need it again holds it (`hold`).
+// failure, a stop; the thread is terminated, never reused, since what it was doing is unknown).
+// At most one thread waits idle; it is unref'd, so that it never keeps a process alive (a one-shot
+// build exits at once), and terminated after a while, unless a session that will need it again
+// holds it (`hold`).
 
 import { setTimeout as later } from 'node:timers';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
