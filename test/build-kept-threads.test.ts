@@ -13,20 +13,13 @@ import {
   databaseThreadsStarted,
   holdDatabaseThread,
 } from '../generator/render/database-thread.ts';
-import { type Downloads, downloadFiles, downloadFilesInThread } from '../generator/render/downloads.ts';
+import { downloadFiles, downloadFilesInThread } from '../generator/render/downloads.ts';
 import { modelOf, smallSite, writeContent } from './helpers/content.ts';
-import { readTreeBytes } from './helpers/files.ts';
+import { downloadsBytes, readTreeBytes } from './helpers/files.ts';
 import { mediumSite } from './helpers/medium-site.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const SAMPLE = join(import.meta.dirname, '..', 'content');
-
-/** The downloads' files as path → bytes, their list last. */
-function bytesOf(d: Downloads): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const f of [...d.files, d.list]) out.set(f.path, Buffer.from(f.body));
-  return out;
-}
 
 function expectSameBytes(got: Map<string, Buffer>, expected: Map<string, Buffer>): void {
   expect([...got.keys()]).toEqual([...expected.keys()]);
@@ -38,14 +31,14 @@ describe("the downloads' database thread, kept between jobs", () => {
     const sample = await modelOf(SAMPLE);
     const medium = await modelOf(writeContent(mediumSite(600, 400)));
     // Made on this thread: what a new thread gives too (downloads-thread.test.ts).
-    const expected = bytesOf(downloadFiles(sample));
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    const expected = downloadsBytes(downloadFiles(sample));
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected);
 
     // The next job is given the thread the last one ended on.
     let started = databaseThreadsStarted();
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
-    expectSameBytes(bytesOf(await downloadFilesInThread(medium)), bytesOf(downloadFiles(medium)));
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(medium)), downloadsBytes(downloadFiles(medium)));
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected);
     expect(databaseThreadsStarted()).toBe(started);
 
     // Stopped half-way: its thread drops the job and makes the next one's bytes, whole.
@@ -61,7 +54,7 @@ describe("the downloads' database thread, kept between jobs", () => {
       }),
     ).rejects.toBe(reason);
     started = databaseThreadsStarted();
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected);
     expect(databaseThreadsStarted()).toBe(started);
     // Stopped with all its work sent, or with some queued, the next job is sent at once: the
     // thread takes it after dropping the stopped one, and what the stopped one answered meanwhile
@@ -77,7 +70,7 @@ describe("the downloads' database thread, kept between jobs", () => {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
       stopped.stop();
       await expect(answer).rejects.toThrow(/stopped/);
-      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+      expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected);
       expect(databaseThreadsStarted()).toBe(started);
     }
 
@@ -92,7 +85,7 @@ describe("the downloads' database thread, kept between jobs", () => {
     ).rejects.toThrow(/no such table: nowhere/);
     failing.stop();
     started = databaseThreadsStarted();
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected);
     expect(databaseThreadsStarted()).toBe(started + 1);
     // Stopped once its answer came, a job leaves its thread kept.
     started = databaseThreadsStarted();
@@ -100,42 +93,42 @@ describe("the downloads' database thread, kept between jobs", () => {
     await thread.step({ sql: 'CREATE TABLE t (a TEXT)' });
     await thread.end();
     thread.stop();
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected);
     expect(databaseThreadsStarted()).toBe(started);
   });
 
   it('held, makes the next database ahead and gives the same bytes in it, or none when it does not fit', async () => {
     const sample = await modelOf(SAMPLE);
     const small = await modelOf(writeContent(smallSite()));
-    const expected = { sample: bytesOf(downloadFiles(sample)), small: bytesOf(downloadFiles(small)) };
+    const expected = { sample: downloadsBytes(downloadFiles(sample)), small: downloadsBytes(downloadFiles(small)) };
     // Not held: no database is made ahead.
     let taken = databaseSparesTaken();
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
     expect(databaseSparesTaken()).toBe(taken);
 
     const release = holdDatabaseThread();
     try {
       // The first held job leaves a spare the size of its own database; the next takes it.
-      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
       taken = databaseSparesTaken();
-      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
       expect(databaseSparesTaken()).toBe(taken + 1);
       // More than twice the room a small site needs: dropped, and a database of its room made.
-      expectSameBytes(bytesOf(await downloadFilesInThread(small)), expected.small);
+      expectSameBytes(downloadsBytes(await downloadFilesInThread(small)), expected.small);
       expect(databaseSparesTaken()).toBe(taken + 1);
       // The small site's spare is too small for the sample: not taken either.
-      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
       expect(databaseSparesTaken()).toBe(taken + 1);
-      expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+      expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
       expect(databaseSparesTaken()).toBe(taken + 2);
     } finally {
       release();
     }
     // Released: the last held job's spare is taken by the next, which leaves none.
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
     expect(databaseSparesTaken()).toBe(taken + 3);
-    expectSameBytes(bytesOf(await downloadFilesInThread(sample)), expected.sample);
+    expectSameBytes(downloadsBytes(await downloadFilesInThread(sample)), expected.sample);
     expect(databaseSparesTaken()).toBe(taken + 3);
   });
 });

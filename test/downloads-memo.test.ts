@@ -6,21 +6,13 @@
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  type Downloads,
-  downloadFiles,
-  downloadFilesInThread,
-  sqlOnThisThread,
-} from '../generator/render/downloads.ts';
+import { downloadFiles, downloadFilesInThread, sqlOnThisThread } from '../generator/render/downloads.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { modelOf, replaceIn } from './helpers/content.ts';
+import { downloadsBytes } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
 
 const SAMPLE = join(import.meta.dirname, '..', 'content');
-
-function bytesOf(d: Downloads): Map<string, Buffer> {
-  return new Map([...d.files, d.list].map((f) => [f.path, Buffer.from(f.body)]));
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -36,10 +28,10 @@ describe("the downloads made with the watch mode's memo", () => {
     const check = async (what: string, apiOrigin?: string) => {
       const model = await modelOf(content, apiOrigin === undefined ? {} : { apiOrigin });
       const stringify = vi.spyOn(JSON, 'stringify');
-      const got = bytesOf(downloadFiles(model, memo));
+      const got = downloadsBytes(downloadFiles(model, memo));
       const made = stringify.mock.calls.length;
       stringify.mockRestore();
-      const fresh = bytesOf(downloadFiles(model));
+      const fresh = downloadsBytes(downloadFiles(model));
       expect([...got.keys()], what).toEqual([...fresh.keys()]);
       for (const [path, bytes] of fresh) expect(got.get(path)?.equals(bytes), `${what}: ${path}`).toBe(true);
       return { model, made };
@@ -77,7 +69,7 @@ describe("the downloads made with the watch mode's memo", () => {
       const model = await modelOf(content);
       const made = await downloadFilesInThread(model, { memo });
       const got = new Map(made.files.map((f) => [f.path, f.body]));
-      const fresh = bytesOf(downloadFiles(model));
+      const fresh = downloadsBytes(downloadFiles(model));
       for (const [path, bytes] of fresh)
         if (path !== made.list.path)
           expect(Buffer.from(got.get(path) ?? []).equals(bytes), `${what}: ${path}`).toBe(true);

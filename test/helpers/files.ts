@@ -8,6 +8,7 @@ import { packCount, packFile, packOf, unpack, unpacking } from '../../generator/
 import { parseSiteIndex, type SiteIndex } from '../../generator/core/site-index.ts';
 import type { Collection } from '../../generator/core/types.ts';
 import { ASSETS_IGNORE_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
+import type { Downloads } from '../../generator/render/downloads.ts';
 import type { Known } from '../edge/requests.ts';
 
 const BINARY = /\.(gz|sqlite)$/;
@@ -32,6 +33,11 @@ export function asText(body: string | Uint8Array): string {
 /** The build's own records at the tree's root: its manifest, its sources, a saved basis, the deploy's ignore list. */
 const isBuildRecord = (path: string): boolean =>
   path === MANIFEST_FILE || path === SOURCES_FILE || path === ASSETS_IGNORE_FILE || path.startsWith('.pepys-basis');
+
+/** Downloads made (render/downloads.ts `Downloads`) as path → bytes: their files, then their list. */
+export function downloadsBytes(d: Downloads): Map<string, Buffer> {
+  return new Map([...d.files, d.list].map((f) => [f.path, Buffer.from(f.body)]));
+}
 
 /** Every file under `dir`: relative `/`-separated path → its bytes, in sorted order. */
 export function readTreeBytes(dir: string): Map<string, Buffer> {
