@@ -92,14 +92,15 @@ describe('answers that read many files', () => {
     return `${r.status} ${new TextDecoder().decode(r.body)}`;
   };
 
-  // Pages of several records, out of several packs: searches of the sample's entries and topics,
-  // and a category's topics (the sample is small: its searches match a few records a page).
+  // Pages of several records, out of several files: searches of the sample's entries and topics
+  // (out of packs; the sample is small: its searches match a few records a page), and the people of
+  // a category (its detail, the kinds file and its pages: core/topic-lists.ts).
   const targets = [
     '/api/v1/entries?search=the',
     '/api/v1/entries?search=the&page=2',
     '/api/v1/entries?search=the&ordering=relevance',
     '/api/v1/topics?search=the',
-    '/api/v1/topics?category=navy-board',
+    '/api/v1/topics?category=navy-board&kind=person',
   ];
 
   it('are the bytes of reading one file at a time, with reads in flight together', async () => {

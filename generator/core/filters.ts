@@ -5,21 +5,24 @@
 // 404 for a topic or category the site does not have); the positions come from files of the built
 // site, read through the runtime's ReadFile (an Answer of kind 'compute': answer-types.ts): a
 // topic's or a category's own detail, and the small kinds file the build writes (TOPIC_KINDS_FILE).
+// A category's or a kind's topics alone are a page the build wrote (core/topic-lists.ts), and a
+// category's topics of one kind are read out of the category's pages.
 
 import type { Answer, ReadFile } from './answer-types.ts';
-import type { ApiError } from './errors.ts';
+import { type ApiError, errorBody, INVALID_PAGE } from './errors.ts';
 import { detailFile, TOPIC_KINDS_FILE } from './files.ts';
 import { IncompleteSite } from './incomplete-site.ts';
 import { resultFragment } from './json.ts';
 import type { ListQuery } from './lists.ts';
-import type { LinkFilters } from './pagination.ts';
+import { type LinkFilters, parsePage, totalPagesFor } from './pagination.ts';
 import { RECORD_PARAMETERS, type RecordParameter } from './parameters.ts';
 import { dateRange, lowerBound } from './ranges.ts';
 import type { TopicKind } from './record-fields.ts';
-import { recordPage } from './record-page.ts';
+import { type RecordPage, recordPage } from './record-page.ts';
 import { topicItemOf } from './records.ts';
 import { ok, type Result } from './result.ts';
 import type { SiteIndex } from './site-index.ts';
+import { type TopicList, topicListFile } from './topic-lists.ts';
 import type { Collection, TopicDetail } from './types.ts';
 
 /** The filters of one list request that are record filters, validated (a field per record row of parameters.ts). */
@@ -143,6 +146,18 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
   return out;
 }
 
+/** The positions of a category's topics in the topics' list (ascending), from its detail. */
+async function categoryPositions(slug: string, site: SiteIndex, readFile: ReadFile): Promise<number[]> {
+  const ids = topicOrder(site);
+  const file = detailFile('categories', slug);
+  const keys = keysOf((await readJson(readFile, file)).topics);
+  if (keys === null) throw new IncompleteSite(file, 'damaged');
+  return keys
+    .map((k) => positionOfId(ids, Number(k)))
+    .filter((p) => p >= 0)
+    .sort((a, b) => a - b);
+}
+
 /**
  * The positions, in the unfiltered list, of the records the filters select (ascending), or null
  * when no record filter is given (every record). Throws an IncompleteSite for a file it cannot use.
@@ -178,13 +193,7 @@ export async function filteredPositions(
     }
   } else if (collection === 'topics') {
     const ids = topicOrder(site);
-    if (f.category !== undefined) {
-      const file = detailFile('categories', f.category);
-      const keys = keysOf((await readJson(readFile, file)).topics);
-      if (keys === null) throw new IncompleteSite(file, 'damaged');
-      const found = keys.map((k) => positionOfId(ids, Number(k))).filter((p) => p >= 0);
-      narrow(found.sort((a, b) => a - b));
-    }
+    if (f.category !== undefined) narrow(await categoryPositions(f.category, site, readFile));
     if (f.kind !== undefined) {
       const { person, place } = await readJson(readFile, TOPIC_KINDS_FILE);
       if (!Array.isArray(person) || !Array.isArray(place)) throw new IncompleteSite(TOPIC_KINDS_FILE, 'damaged');
@@ -207,6 +216,55 @@ export async function filteredPositions(
 const topicFragments = new WeakMap<Uint8Array, string>();
 
 /**
+ * Where the items of a page of a category's topics narrowed further (by kind) are read from: the
+ * pages of that category's topics the build wrote (core/topic-lists.ts), a few files, not the
+ * detail of each topic. Null when it wrote none.
+ */
+async function carrierOf(
+  f: RecordFilters,
+  site: SiteIndex,
+  readFile: ReadFile,
+): Promise<Pick<RecordPage, 'fileOf' | 'fragment'> | null> {
+  if (f.category === undefined) return null;
+  const list: TopicList = { filter: 'category', value: f.category };
+  if (!site.topicListCount(list)) return null;
+  const ids = topicOrder(site);
+  const carrier = await categoryPositions(f.category, site, readFile);
+  const indexOf = (p: number) => lowerBound(carrier, p);
+  const fileOf = (p: number) => topicListFile(list, Math.floor(indexOf(p) / site.pageSize) + 1);
+  const fragment = (p: number, bytes: Uint8Array | undefined): string => {
+    const page = parseOnce(bytes as Uint8Array) as { results?: unknown } | null;
+    const item = Array.isArray(page?.results) ? page.results[indexOf(p) % site.pageSize] : undefined;
+    // The item of another topic, or none: the page is not this build's.
+    if (typeof item !== 'object' || item === null || (item as { id?: unknown }).id !== ids[p])
+      throw new IncompleteSite(fileOf(p), 'damaged');
+    return resultFragment(item);
+  };
+  return { fileOf, fragment };
+}
+
+/** The one list of a category's or a kind's topics that the filters select, if that is all they do. */
+function topicListOf(f: RecordFilters): TopicList | null {
+  if (RECORD_PARAMETERS.some((p) => p.name !== 'category' && p.name !== 'kind' && f[p.name] !== undefined)) return null;
+  if (f.category !== undefined && f.kind === undefined) return { filter: 'category', value: f.category };
+  if (f.kind !== undefined && f.category === undefined) return { filter: 'kind', value: f.kind };
+  return null;
+}
+
+/**
+ * The page of the topics of a category or a kind that the build wrote (core/topic-lists.ts), as a
+ * pre-rendered list's; null when it wrote none (an index without their counts, an empty list).
+ */
+function writtenTopicPage(f: RecordFilters, rawPage: string | undefined, site: SiteIndex): Answer | null {
+  const list = topicListOf(f);
+  const count = list === null ? null : site.topicListCount(list);
+  if (list === null || count === null || count === 0) return null;
+  const page = parsePage(rawPage, totalPagesFor(count, site.pageSize));
+  if (page === null) return { kind: 'body', status: INVALID_PAGE.status, body: errorBody(INVALID_PAGE) };
+  return { kind: 'file', file: topicListFile(list, page) };
+}
+
+/**
  * A list request with record filters: the records they select (within `start`/`end` for the
  * entries), 50 a page, items exactly as in the unfiltered list.
  */
@@ -217,6 +275,8 @@ export function filteredListAnswer(
   rawPage: string | undefined,
   site: SiteIndex,
 ): Answer {
+  const written = collection === 'topics' ? writtenTopicPage(f, rawPage, site) : null;
+  if (written !== null) return written;
   const links: LinkFilters = { ...dates, ...recordLinkFilters(f) };
   return {
     kind: 'compute',
@@ -233,6 +293,13 @@ export function filteredListAnswer(
           readFile,
         );
       const ids = topicOrder(site);
+      const carried = await carrierOf(f, site, readFile);
+      if (carried !== null)
+        return recordPage(
+          { collection, selected: positions, rawPage, links, part: 'site', ...carried },
+          site,
+          readFile,
+        );
       const fileOf = (p: number) => detailFile('topics', String(ids[p]));
       // recordPage gives the bytes of each topic's detail (fileOf).
       const fragment = (p: number, bytes: Uint8Array | undefined): string => {

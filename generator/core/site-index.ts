@@ -9,8 +9,10 @@ import { resultFragment } from './json.ts';
 import { isLicense, type License } from './license.ts';
 import type { Model } from './model.ts';
 import { PEPYS_PERIOD, type Period } from './period.ts';
+import { TOPIC_KINDS, type TopicKind } from './record-fields.ts';
 import { entryItem } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
+import { type TopicList, topicListCounts } from './topic-lists.ts';
 import type { IsoDate, Timestamp } from './types.ts';
 import { DEFAULT_WEB_URLS, type WebURLs } from './urls.ts';
 
@@ -45,6 +47,13 @@ export interface SiteIndexFile {
   categories: string[];
   /** Topic ids, ascending. */
   topics: number[];
+  /**
+   * How many topics each category holds (`categories`' order), and each kind: the lists whose
+   * pages the build writes (core/topic-lists.ts). Absent from the indexes of builds made before
+   * them, whose filtered pages are all computed.
+   */
+  categoryTopics?: number[];
+  kindTopics?: Record<TopicKind, number>;
   /** [date, title, lastModifiedTime] of every entry, ascending by date. */
   entries: Array<[IsoDate, string, Timestamp]>;
 }
@@ -61,6 +70,8 @@ export interface SiteIndex
   entryFragment: (position: number) => string;
   categorySlugs: ReadonlySet<string>;
   topicIds: ReadonlySet<number>;
+  /** The topics of a category or a kind, when the build wrote their pages (null: it did not). */
+  topicListCount: (list: TopicList) => number | null;
 }
 
 /** The title of the diary the project was made for (site.yaml's default). */
@@ -84,6 +95,7 @@ export function siteIndexFile(model: Model): SiteIndexFile {
     webURLs: { entry: webURLs.entry, category: webURLs.category, topic: webURLs.topic },
     categories: model.categories.map((c) => c.slug),
     topics: model.topics.map((t) => t.id),
+    ...topicListCounts(model),
     entries: model.entries.map((e) => [e.date, e.title, e.lastModifiedTime]),
   };
   const buildId = hash64(JSON.stringify(body));
@@ -91,6 +103,7 @@ export function siteIndexFile(model: Model): SiteIndexFile {
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** What is wrong with a parsed SITE_INDEX_FILE, or null when it is one. */
 function defect(f: Record<string, unknown>): string | null {
@@ -126,6 +139,18 @@ function defect(f: Record<string, unknown>): string | null {
   if (!Array.isArray(f.topics)) return '"topics" is not a list of ids';
   const topics = f.topics as unknown[];
   for (let i = 0; i < topics.length; i++) if (!Number.isSafeInteger(topics[i])) return '"topics" is not a list of ids';
+  const counts = f.categoryTopics;
+  if (
+    counts !== undefined &&
+    (!Array.isArray(counts) || counts.length !== f.categories.length || !counts.every(isCount))
+  )
+    return '"categoryTopics" is not a count of topics for each category';
+  const kinds = f.kindTopics as Record<string, unknown> | null | undefined;
+  if (
+    kinds !== undefined &&
+    (typeof kinds !== 'object' || kinds === null || !TOPIC_KINDS.every((kind) => isCount(kinds[kind])))
+  )
+    return '"kindTopics" is not a count of topics for each kind';
   if (!Array.isArray(f.entries)) return '"entries" is not a list';
   // Plain checks in one pass: an edge isolate's first request pays for this loop, run by V8's
   // interpreter. Indexed, not destructured nor `for…of`: each of those is the iterator protocol's
@@ -178,6 +203,13 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
   };
   // Made when first asked: a request about entries (most of an edge isolate's) never asks.
   let topicIds: ReadonlySet<number> | undefined;
+  let categoryCounts: ReadonlyMap<string, number> | undefined;
+  const topicListCount = (list: TopicList): number | null => {
+    if (list.filter === 'kind') return f.kindTopics?.[list.value] ?? null;
+    if (f.categoryTopics === undefined) return null;
+    categoryCounts ??= new Map(f.categories.map((slug, i) => [slug, f.categoryTopics?.[i] as number]));
+    return categoryCounts.get(list.value) ?? null;
+  };
   return ok({
     buildId: f.buildId,
     apiOrigin: f.apiOrigin,
@@ -195,6 +227,7 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
       topicIds ??= new Set(f.topics);
       return topicIds;
     },
+    topicListCount,
   });
 }
 

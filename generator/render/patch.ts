@@ -1,5 +1,5 @@
 // The watch mode's fast path for the commonest edits: some entry files edited without changing
-// their date, some topic files without changing their id or categories. Such an edit changes no
+// their date, some topic files without changing their id, categories or kind. Such an edit changes no
 // other record and no cross-file fact but two: which entries mention which topics, and the items
 // of the edited records in their lists. So, given the previous valid model and its rendered list
 // items, the new model is the old one with those records replaced (and the topics' entry lists
@@ -8,7 +8,8 @@
 // - an edited entry: the pack of its detail (core/packs.ts); if its list item changed (title,
 //   lastModifiedTime), the page of every entry list that holds it and the site index; the packs of
 //   the details of the topics it stops or starts mentioning;
-// - an edited topic: the pack of its detail; if its list item changed, its page of the topic list;
+// - an edited topic (its kind unchanged): the pack of its detail; if its list item changed, its
+//   page of the topic list and of each of its categories' and its kind's (core/topic-lists.ts);
 // - the search index of the entries, of the topics, when one of them is edited;
 // - the OpenAPI document, when it shows one of them (the first record of a kind, a first page, or
 //   the first topic's entries).
@@ -18,12 +19,12 @@
 // test/watch-fast.test.ts holds this path to the general one (validate, render everything) and to
 // a cold build on random edits.
 
-import { SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
-import { topicKindsBody } from '../core/filters.ts';
+import { SITE_INDEX_FILE } from '../core/files.ts';
 import { entrySlice, wholeList } from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
 import { packCount, packOf } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
+import { lowerBound } from '../core/ranges.ts';
 import { originsOf } from '../core/records.ts';
 import type { IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
@@ -40,6 +41,7 @@ import {
   siteIndexBody,
   topicDetailBody,
   topicFragment,
+  topicListPages,
 } from './render-site.ts';
 import { changeSearchIndex, entryIndexFiles, type SiteSearchIndex, topicIndexFiles } from './search-index.ts';
 
@@ -75,7 +77,7 @@ function withDate(dates: readonly IsoDate[], date: IsoDate, present: boolean): I
 /**
  * The site after `edits`, and the files that may differ from the previous render (each as a full
  * render would write it now). The caller has checked that every edited entry keeps its date and
- * mentions only topics that exist, and every edited topic keeps its id and categories.
+ * mentions only topics that exist, and every edited topic keeps its id, categories and kind.
  */
 export function patchSite(
   prev: RenderedSite,
@@ -169,8 +171,6 @@ export function patchSite(
     files.push({ path: SITE_INDEX_FILE, body: siteIndexBody(model) });
   }
   if (topicItems.length > 0) {
-    // A topic's kind is in its item: the kinds file may change with it.
-    files.push({ path: TOPIC_KINDS_FILE, body: topicKindsBody(topics) });
     // The topics' list is one whatever the entries.
     const list = prerenderedLists({ ...old.config, entryDates: [] }).find((l) => l.collection === 'topics');
     if (list !== undefined) {
@@ -179,6 +179,16 @@ export function patchSite(
       for (const page of pages)
         files.push(pageOf(collectionURL(o.apiOrigin, 'topics'), topicFragments, size, slice, list.dir, page));
     }
+    // The page of each of its categories' and its kind's lists that holds it (core/topic-lists.ts).
+    const pagesHolding = (_: unknown, positions: readonly number[]): ReadonlySet<number> | null => {
+      const pages = new Set<number>();
+      for (const p of topicItems) {
+        const i = lowerBound(positions, p);
+        if (positions[i] === p) pages.add(Math.floor(i / size) + 1);
+      }
+      return pages.size > 0 ? pages : null;
+    };
+    files.push(...topicListPages(o.apiOrigin, model, topicFragments, undefined, pagesHolding));
   }
   // The feeds hold the latest entries, whole.
   if (edits.entries.some((e) => e.position >= entries.length - FEED_SIZE)) files.push(...feedFiles(model));

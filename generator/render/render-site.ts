@@ -29,6 +29,7 @@ import {
   topicItem,
 } from '../core/records.ts';
 import { siteIndexFile } from '../core/site-index.ts';
+import { type TopicList, topicListCounts, topicListFile, topicLists } from '../core/topic-lists.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import type { OutputFile, TextFile } from '../output/file.ts';
@@ -154,12 +155,14 @@ function* allPages(
   fragments: FragmentList,
   pageSize: number,
   slice: ListSlice,
-  dir: string,
+  fileOf: (page: number) => string,
   cache: Cache<string>,
+  only?: ReadonlySet<number>,
 ): Generator<OutputFile> {
   for (let page = 1; page <= pageCount(slice, pageSize); page++) {
+    if (only !== undefined && !only.has(page)) continue;
     const plan = pagePlan(slice, pageSize, page);
-    const path = pageFile(dir, page);
+    const path = fileOf(page);
     // A page is a function of its head and of the fragments it holds (consecutive positions).
     const positions = pagePositions(pageSize, plan);
     const first = positions[0] ?? 0;
@@ -169,6 +172,25 @@ function* allPages(
       path,
       body: cache(path, NO_RECORD, extras, () => renderPage(listURL, (i) => held[i - first] as string, pageSize, plan)),
     };
+  }
+}
+
+/** Every page of the topics of each category and each kind (core/topic-lists.ts). */
+export function* topicListPages(
+  apiOrigin: string,
+  model: Model,
+  topics: FragmentList,
+  cache: Cache<string> = cacheOf<string>(undefined, 'pages'),
+  only?: (list: TopicList, positions: readonly number[]) => ReadonlySet<number> | 'all' | null,
+): Generator<OutputFile> {
+  const listURL = collectionURL(apiOrigin, 'topics');
+  for (const { list, positions } of topicLists(model)) {
+    const chosen = only === undefined ? 'all' : only(list, positions);
+    if (chosen === null) continue;
+    const pages = chosen === 'all' ? undefined : chosen;
+    const items: FragmentList = { length: positions.length, at: (i) => topics.at(positions[i] as number) };
+    const slice: ListSlice = { filters: { [list.filter]: list.value }, from: 0, total: positions.length };
+    yield* allPages(listURL, items, model.config.pageSize, slice, (page) => topicListFile(list, page), cache, pages);
   }
 }
 
@@ -261,12 +283,26 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   })) {
     const all = fragments[list.collection];
     const slice = list.collection === 'entries' ? entrySlice(dates, list.filters) : wholeList(all.length);
-    yield* allPages(collectionURL(o.apiOrigin, list.collection), all, size, slice, list.dir, pages);
+    yield* allPages(
+      collectionURL(o.apiOrigin, list.collection),
+      all,
+      size,
+      slice,
+      (page) => pageFile(list.dir, page),
+      pages,
+    );
   }
+  yield* topicListPages(o.apiOrigin, model, topicFragments, pages);
 
-  // The site index reads the entries' item fields (as their fragments do), the slugs and the ids.
+  // The site index reads the entries' item fields (as their fragments do), the slugs, the ids and
+  // the counts of the topic lists.
   const siteIndex = cacheOf<string>(memo, 'site-index');
-  const indexInputs = [entryFragments, model.categories.map((c) => c.slug), model.topics.map((t) => t.id)];
+  const indexInputs = [
+    entryFragments,
+    model.categories.map((c) => c.slug),
+    model.topics.map((t) => t.id),
+    JSON.stringify(topicListCounts(model)),
+  ];
   yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => siteIndexBody(model)) };
   yield { path: TOPIC_KINDS_FILE, body: topicKindsBody(model.topics) };
   yield* feedFiles(model);

@@ -6,11 +6,13 @@
 import { pad2 } from '../core/dates.ts';
 import { DOWNLOAD_TYPES } from '../core/files.ts';
 import { entrySlice, type ListSlice, pageCount, wholeList } from '../core/lists.ts';
-import { type LinkFilters, pageURL } from '../core/pagination.ts';
+import { type LinkFilters, pageURL, totalPagesFor } from '../core/pagination.ts';
 import type { Period } from '../core/period.ts';
 import { prerenderedList, prerenderedLists } from '../core/prerendered.ts';
 import { pick, prng, type Rand, sample } from '../core/random.ts';
+import { TOPIC_KINDS } from '../core/record-fields.ts';
 import type { SiteIndex } from '../core/site-index.ts';
+import type { TopicList } from '../core/topic-lists.ts';
 import type { Collection } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 
@@ -98,6 +100,17 @@ function listPages(site: SiteIndex): string[] {
     const pages = pageCount(listSlice(site, list.collection, list.filters), site.pageSize);
     const url = collectionURL('', list.collection);
     for (let page = 1; page <= pages; page++) targets.push(pageURL(url, list.filters, page));
+  }
+  // And those of each category's and each kind's topics the build wrote (core/topic-lists.ts).
+  const lists: TopicList[] = [
+    ...[...site.categorySlugs].sort().map((value): TopicList => ({ filter: 'category', value })),
+    ...TOPIC_KINDS.map((value): TopicList => ({ filter: 'kind', value })),
+  ];
+  for (const list of lists) {
+    const count = site.topicListCount(list) ?? 0;
+    const pages = count === 0 ? 0 : totalPagesFor(count, site.pageSize);
+    for (let page = 1; page <= pages; page++)
+      targets.push(pageURL(collectionURL('', 'topics'), { [list.filter]: list.value }, page));
   }
   return targets;
 }

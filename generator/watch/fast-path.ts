@@ -1,6 +1,6 @@
 // The watch mode's shorter way for the commonest edits (render/patch.ts): when the files that
 // differ from the last valid render are only entries that keep their date and mention topics that
-// exist, and topics that keep their id and categories, each parsed without a problem, nothing
+// exist, and topics that keep their id, categories and kind, each parsed without a problem, nothing
 // another file says can have changed; the model is patched and only the files that depend on
 // those records are rendered. The whole site is neither validated nor rendered again. This is
 // what the last valid render was made from, and the test of whether an edit may take that way.
@@ -90,8 +90,8 @@ export class CategoryKinds {
 
 /**
  * The records to replace when everything that differs from the last valid render is entry files
- * that keep their date and mention only topics that exist, and topic files that keep their id
- * and categories, each parsed without a problem: then every check of validate() holds as it
+ * that keep their date and mention only topics that exist, and topic files that keep their id,
+ * categories and kind, each parsed without a problem: then every check of validate() holds as it
  * did, and the model differs only in those records. Null for any other change.
  */
 export function fastEdits(b: RenderBasis | null, state: ContentState, kinds: CategoryKinds): RecordEdits | null {
@@ -126,7 +126,11 @@ export function fastEdits(b: RenderBasis | null, state: ContentState, kinds: Cat
       const before = was.parsed.topic.categorySlugs;
       if (id !== was.parsed.topic.id || position === undefined) return null;
       if (categorySlugs.length !== before.length || categorySlugs.some((slug, i) => slug !== before[i])) return null;
-      edits.topics.push({ position, topic: topicOf(now.parsed, kinds.of(state)) });
+      const topic = topicOf(now.parsed, kinds.of(state));
+      // Another kind moves the topic between the kinds' lists, their counts and every page after
+      // it (core/topic-lists.ts): the general path renders them.
+      if (topic.kind !== b.site.model.topics[position]?.kind) return null;
+      edits.topics.push({ position, topic });
     } else return null;
   }
   return edits;
