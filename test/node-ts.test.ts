@@ -15,12 +15,12 @@ const REPO = resolve(import.meta.dirname, '..');
 const DIR = join(REPO, 'test', `.node-ts-${process.pid}`);
 const CACHE = tempDir('node-ts-cache-');
 
-function run(env: Record<string, string> = {}): string {
+function run(env: Record<string, string> = {}, cwd = REPO): string {
   return execFileSync(
     process.execPath,
     [join(REPO, 'generator/cli/node-ts.mjs'), join(DIR, 'main.ts'), 'an-argument'],
     {
-      cwd: REPO,
+      cwd,
       env: { ...process.env, PEPYS_TS_CACHE: CACHE, ...env },
       encoding: 'utf8',
       // A failure's stderr is asserted, not shown.
@@ -103,6 +103,22 @@ describe('node-ts.mjs', () => {
     expect(JSON.parse(run()).value).toBe('other');
     // And without any bundle, module by module, the same.
     expect(JSON.parse(run({ PEPYS_NO_BUNDLE: '1' }))).toEqual({ ...first, value: 'other' });
+
+    // Run from another directory, after another edit: a bundle is made, of the same sources (esbuild
+    // names them relative to its working directory; they were taken as the repository's, so no
+    // bundle was ever made from elsewhere).
+    writeFileSync(
+      join(DIR, 'sub', 'value.ts'),
+      "export const value: string = 'elsewhere';\nexport const where = import.meta.url;\n",
+    );
+    const before = new Set(manifests().map((m) => m.bundle));
+    // From the root: from a directory as deep as the repository or deeper, `..` of the sources'
+    // names came back to it, and bundles were made; from one less deep (`/tmp`), never.
+    expect(JSON.parse(run({}, '/')).value).toBe('elsewhere');
+    const after = manifests().filter((m) => !before.has(m.bundle));
+    expect(after.map((m) => Object.keys(m.inputs).sort())).toEqual([
+      [join(DIR, 'main.ts'), join(DIR, 'sub', 'value.ts')],
+    ]);
   });
 
   it('leaves a source it cannot bundle to Node, whose error names the file', () => {

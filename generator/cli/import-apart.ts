@@ -9,6 +9,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 type Bundler = { bundleOf(entry: string): Promise<string | null> };
 
+/** Set once TypeScript's hooks are registered in this process (node-ts.mjs sets it too). */
+const TS_HOOKS = Symbol.for('pepys.ts-hooks');
+
 /** Imports `specifier` (a `.ts` path relative to `base`, a module's import.meta.url). */
 export async function importApart<T>(specifier: string, base: string): Promise<T> {
   const url = new URL(specifier, base);
@@ -20,12 +23,14 @@ export async function importApart<T>(specifier: string, base: string): Promise<T
     const bundle = await bundler.bundleOf(fileURLToPath(url));
     if (bundle !== null) return (await import(pathToFileURL(bundle).href)) as T;
   }
-  try {
-    return (await import(url.href)) as T;
-  } catch (err) {
-    // The command ran from its bundle, so TypeScript's hooks were never registered (Node 20).
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+  // Module by module. A Node that cannot strip types (20) needs TypeScript's hooks first: when the
+  // command ran from its bundle, node-ts.mjs registered none. They must come before the first try:
+  // once an import of a `.ts` file has failed, Node 20 fails it again with them.
+  const features = process.features as { typescript?: unknown };
+  const hooks = globalThis as { [TS_HOOKS]?: true };
+  if (!features.typescript && hooks[TS_HOOKS] !== true) {
     (await import('node:module')).register(new URL('./ts-hooks.mjs', import.meta.url).href);
-    return (await import(url.href)) as T;
+    hooks[TS_HOOKS] = true;
   }
+  return (await import(url.href)) as T;
 }

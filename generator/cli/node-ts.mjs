@@ -17,6 +17,8 @@ const bundle = process.env.PEPYS_NO_BUNDLE === '1' ? null : await bundleOf(resol
 if (bundle !== null || !process.features.typescript) process.setSourceMapsEnabled(true);
 if (bundle === null && !process.features.typescript) {
   (await import('node:module')).register('./ts-hooks.mjs', import.meta.url);
+  // For import-apart.ts, which registers them when the command runs from its bundle.
+  globalThis[Symbol.for('pepys.ts-hooks')] = true;
 }
 // The entry point sees the command line as if Node had started it: [node, entry, …arguments].
 process.argv = [process.argv[0], resolve(entry), ...rest];

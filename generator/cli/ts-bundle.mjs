@@ -122,6 +122,9 @@ export async function bundleOf(entry) {
     /** The hash of each source as esbuild was given it: what the bundle was made from. */
     const read = new Map();
     const result = await esbuild.build({
+      // The metafile's inputs are relative to it: the repository, whatever directory the command
+      // runs from (from another, every bundle failed and the modules were loaded one by one).
+      absWorkingDir: REPO,
       entryPoints: [entry],
       bundle: true,
       write: false,
