@@ -7,7 +7,7 @@
 // With a latency, files are read as an edge isolate reads them (through the keeper of
 // generator/deploy/cloudflare/worker.ts), each through a round trip: the bytes come that many
 // milliseconds after they are asked for (a model of the CDN's, not a measurement of it), and the
-// line gives the answer's wall time and the files read.
+// line gives the answer's wall time and the files read, and their bytes.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -39,11 +39,18 @@ if (Number(latency) === 0)
     }
 const roundTrip = Number(latency);
 let reads = 0;
+let bytesRead = 0;
 const readFile: ReadFile =
   roundTrip > 0
     ? fileKeeper(ISOLATE_KEPT_BYTES)((file) => {
         reads++;
-        return new Promise((resolve) => setTimeout(() => resolve(readNow(file)), roundTrip));
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            const bytes = readNow(file);
+            bytesRead += bytes?.length ?? 0;
+            resolve(bytes);
+          }, roundTrip),
+        );
       })
     : readNow;
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
@@ -60,5 +67,6 @@ const began = performance.now();
 const answer = await handle({ method: 'GET', path, query, header: () => null }, loaded.value, readFile);
 const wallMs = performance.now() - began;
 const searchMs = cpuMs(process.cpuUsage(before));
-const waited = roundTrip > 0 ? { wallMs, reads } : {};
+// The files an isolate reads besides the site index (which it reads once, before any answer).
+const waited = roundTrip > 0 ? { wallMs, reads, bytesRead } : {};
 process.stdout.write(`${JSON.stringify({ status: answer.status, indexMs, searchMs, ...waited })}\n`);

@@ -1,5 +1,5 @@
-// Full-text search on the whole diary with the full-scale encyclopedia (issue 16): figures only,
-// side by side in one run, never a test.
+// Full-text search on the whole diary with the full-scale encyclopedia (issues 16 and 34): figures
+// only, side by side in one run, never a test.
 //
 //   npm run bench:search -- [--runs N] [--corpus DIR]
 //
@@ -9,13 +9,17 @@
 // - cold builds (`node generator/cli/node-ts.mjs generator/cli/build.ts`), wall time and peak RSS,
 //   and the time the index takes to make in-process on the same model (the build without the
 //   index is about the build less that time);
+// - what an isolate's first answer reads (files and bytes), for the searches and filtered pages
+//   issue 34 names;
 // - the counts of a few real queries.
 
 import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../generator/cli/options.ts';
 import { readContent, validate } from '../generator/content/load.ts';
+import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import { entryFields, topicFields } from '../generator/core/search/documents.ts';
 import { searchIndexFiles } from '../generator/render/search-index.ts';
@@ -126,23 +130,60 @@ const cold = COLD.map((query) => {
   };
 });
 
+log("what an isolate's first answer reads, each in a fresh process …");
+// Issue 34: every answer, cold, reads at most 20 files and 512 KB, the site index included (an
+// isolate reads it before its first answer). Each read comes 1 ms after it is asked for; the
+// counts do not depend on it. The category is the one with the most topics.
+const indexBytesOf = (dir: string) => statSync(join(dir, SITE_INDEX_FILE)).size;
+const biggest = (() => {
+  const f = JSON.parse(readFileSync(join(out, SITE_INDEX_FILE), 'utf8')) as {
+    categories: string[];
+    categoryTopics?: number[];
+  };
+  const counts = f.categoryTopics ?? f.categories.map(() => 0);
+  return f.categories[counts.indexOf(Math.max(...counts))] as string;
+})();
+const READS = [
+  ['/api/v1/entries', 'search=plague'],
+  ['/api/v1/entries', 'search=wife'],
+  ['/api/v1/entries', 'search=%22and+so+to+bed%22'],
+  ['/api/v1/entries', 'search=plague&ordering=relevance&page=2'],
+  ['/api/v1/topics', 'kind=person&page=2'],
+  ['/api/v1/topics', `category=${biggest}`],
+  ['/api/v1/topics', `category=${biggest}&kind=person&page=last`],
+] as const;
+const reads = READS.map(([path, query]) => {
+  const line = execFileSync(
+    process.execPath,
+    [join(repo, 'generator/cli/node-ts.mjs'), join(repo, 'bench/search-cold.ts'), out, path, query, '1'],
+    { encoding: 'utf8' },
+  );
+  const r = JSON.parse(line) as { status: number; reads: number; bytesRead: number };
+  if (r.status !== 200) throw new Error(`${path}?${query}: ${r.status}`);
+  return { target: `${path}?${query}`, files: r.reads + 1, bytes: r.bytesRead + indexBytesOf(out) };
+});
+
 const wall = median(builds.map((b) => b.wallMs));
 const rss = Math.max(...builds.map((b) => b.maxRssBytes));
 const index = median(indexMs);
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
 const lines = [
-  `figure                                   measured            target`,
-  `warm handle() search, median             ${(median(micros) / 1000).toFixed(3)} ms            ≤ 0.5 ms`,
-  `warm handle() search, p99                ${(p99 / 1000).toFixed(3)} ms            ≤ 5 ms`,
+  `figure                                   measured            target (issue 34)`,
+  `warm handle() search, median             ${(median(micros) / 1000).toFixed(3)} ms            ≤ 0.3 ms`,
+  `warm handle() search, p99                ${(p99 / 1000).toFixed(3)} ms            ≤ 2 ms`,
   ...cold.map(
     (c) =>
-      `cold first search, CPU (median of ${Math.max(3, runs)})   ${c.searchMs.toFixed(1)} ms + index load ${c.indexMs.toFixed(1)} ms   ≤ 10 ms   ${c.query}`,
+      `cold first search, CPU (median of ${Math.max(3, runs)})   ${c.searchMs.toFixed(1)} ms + index load ${c.indexMs.toFixed(1)} ms   ≤ 8 ms   ${c.query}`,
   ),
-  `index bytes / searchable text bytes      ${mb(indexBytes)} / ${mb(textBytes)} = ${((100 * indexBytes) / textBytes).toFixed(1)}%   ≤ 50%`,
+  ...reads.map(
+    (r) =>
+      `an isolate's first answer reads          ${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB   ≤ 20 files, ≤ 512 KiB   ${r.target}`,
+  ),
+  `index bytes / searchable text bytes      ${mb(indexBytes)} / ${mb(textBytes)} = ${((100 * indexBytes) / textBytes).toFixed(1)}%   ≤ 100% (with what snippets need)`,
   `index files                              ${indexFiles}`,
   `cold build wall (median of ${runs})          ${(wall / 1000).toFixed(2)} s`,
-  `  of which the index (in-process)        ${(index / 1000).toFixed(2)} s = +${((100 * index) / (wall - index)).toFixed(0)}% over the build without it   ≤ +25%`,
-  `cold build peak RSS (max of ${runs})         ${mb(rss)}            ≤ 200 MB`,
+  `  of which the index (in-process)        ${(index / 1000).toFixed(2)} s = +${((100 * index) / (wall - index)).toFixed(0)}% over the build without it`,
+  `cold build peak RSS (max of ${runs})         ${mb(rss)}            ≤ 250 MB`,
   `site files (cold build)                  ${builds[0]?.files}            < 20,000`,
   '',
   'counts:',
