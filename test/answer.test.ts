@@ -7,7 +7,7 @@ import { listQuery } from '../generator/core/lists.ts';
 import { loadSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 
 const loaded = loadSiteIndex({
-  version: 3,
+  version: 4,
   buildId: 'b1',
   apiOrigin: 'https://api.test',
   siteOrigin: 'https://site.test',
@@ -109,7 +109,7 @@ describe('answer', () => {
 });
 
 describe('the site index', () => {
-  const file = { version: 3, buildId: 'x', apiOrigin: 'https://a.test', siteOrigin: 'https://s.test', pageSize: 5 };
+  const file = { version: 4, buildId: 'x', apiOrigin: 'https://a.test', siteOrigin: 'https://s.test', pageSize: 5 };
   const lists = { categories: [], topics: [], entries: [['1914-08-02', 'T', '2026-01-01T00:00:00Z']] };
 
   it("takes an index without a period (a build from before it was written) as the Pepys diary's", () => {

@@ -16,11 +16,9 @@ import { handle } from '../generator/core/handler.ts';
 import {
   MAX_TABLE_BYTES,
   type OpenFile,
-  packCount,
-  packFile,
-  packOf,
   packText,
   readPacked,
+  recordPackFile,
   unpack,
   unpacking,
 } from '../generator/core/packs.ts';
@@ -74,7 +72,7 @@ function opener(files: ReadonlyMap<string, Uint8Array>, sizes: ReadonlyMap<strin
 /** The record `key` of the pack `bytes` as a ReadFile reads it whole, and as the local server reads it by parts. */
 function bothWays(bytes: Uint8Array, key: string): Array<Uint8Array | null> {
   const site = { entryDates: [key], categorySlugs: new Set(), topicIds: new Set() } as unknown as SiteIndex;
-  const pack = packFile('entries', packOf(key, packCount(1)));
+  const pack = recordPackFile('entries', key, 1);
   const whole = unpacking((file) => (file === pack ? bytes : null), site)(detailFile('entries', key));
   const { open, stats } = opener(new Map([[pack, bytes]]));
   const parts = readPacked(open, pack, key, MAX_FILE_BYTES);
@@ -183,7 +181,7 @@ describe('a damaged pack, through the handler', () => {
 
   it.each(PACK_DAMAGES)('%s: the detail asked for is the 503 of a file the site lacks, never 200', async (kind) => {
     const date = site.entryDates[40] as string;
-    const pack = packFile('entries', packOf(date, packCount(site.entryDates.length)));
+    const pack = recordPackFile('entries', date, site.entryDates.length);
     const { bytes, victim } = damagePack(files.get(pack) as Uint8Array, kind);
     const damaged = new Map(files).set(pack, bytes);
     expect(await get(`/api/v1/entries/${victim}`, (f) => damaged.get(f) ?? null)).toEqual({
@@ -234,7 +232,7 @@ describe('a file too large for an edge to read', () => {
       index = JSON.parse(decoder.decode(files.get(SITE_INDEX_FILE)));
       const site = parseSiteIndex(decoder.decode(files.get(SITE_INDEX_FILE)));
       if (!site.ok) throw new Error(site.error);
-      pack = packFile('entries', packOf('1660-01-01', packCount(site.value.entryDates.length)));
+      pack = recordPackFile('entries', '1660-01-01', site.value.entryDates.length);
     });
 
     /** The static layer: the built files, the pack of 1660-01-01 a huge body of no stated length. */

@@ -4,7 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadFile } from '../generator/core/answer-types.ts';
 import { detailFile } from '../generator/core/files.ts';
-import { packCount, packFile, packMembers, packOf, packText, unpack, unpacking } from '../generator/core/packs.ts';
+import {
+  isPackFile,
+  packCount,
+  packFile,
+  packGroups,
+  packMembers,
+  packOf,
+  packText,
+  recordPackFile,
+  unpack,
+  unpacking,
+} from '../generator/core/packs.ts';
 import { prng } from '../generator/core/random.ts';
 import type { SiteIndex } from '../generator/core/site-index.ts';
 
@@ -66,6 +77,54 @@ describe('the layout of the packs', () => {
   });
 });
 
+describe('the packs of the entries', () => {
+  it('hold the entries of one half of one month each, in date order, 16 at most, a directory a year', () => {
+    // Every day of 60 years, and a diary of a day in nine, over three calendars' worth of dates.
+    const sparse = days(21_900).filter((_, i) => i % 9 === 0);
+    for (const dates of [days(21_900), sparse, ['0001-01-01', '0001-01-15', '0001-01-16', '9999-12-31']]) {
+      const groups = packGroups('entries', dates);
+      const wrong: string[] = [];
+      const seen: number[] = [];
+      for (const [pack, positions] of groups) {
+        const halves = new Set(
+          positions.map((p) => `${(dates[p] as string).slice(0, 7)} ${Number((dates[p] as string).slice(8)) > 15}`),
+        );
+        if (halves.size !== 1) wrong.push(`${pack} holds ${[...halves].join(', ')}`);
+        if (positions.length > 16) wrong.push(`${pack} holds ${positions.length}`);
+        const [year] = (dates[positions[0] as number] as string).split('-');
+        if (!pack.startsWith(`_data/records/entries/${year}/`)) wrong.push(`${pack} is not in its year's directory`);
+        positions.forEach((p, i) => {
+          if (recordPackFile('entries', dates[p] as string, dates.length) !== pack)
+            wrong.push(`${dates[p]} is not in ${pack}`);
+          if (i > 0 && p <= (positions[i - 1] as number)) wrong.push(`${pack} is out of order at ${p}`);
+        });
+        seen.push(...positions);
+      }
+      expect(wrong).toEqual([]);
+      expect(seen.sort((a, b) => a - b)).toEqual(dates.map((_, i) => i));
+      expect(new Set([...groups.keys()].map((pack) => pack.split('/')[3])).size).toBeLessThanOrEqual(60);
+      expect([...groups.keys()].every(isPackFile)).toBe(true);
+    }
+    // 1660-01-01 to 15 are January's first half, 16 to 31 its second; 1660-12-31 December's second.
+    expect(recordPackFile('entries', '1660-01-15', 1)).toBe('_data/records/entries/1660/0.pack');
+    expect(recordPackFile('entries', '1660-01-16', 1)).toBe('_data/records/entries/1660/1.pack');
+    expect(recordPackFile('entries', '1660-12-31', 1)).toBe('_data/records/entries/1660/23.pack');
+  });
+
+  it('move no entry when an entry comes or goes: its own pack alone changes', () => {
+    const dates = days(1_000);
+    const before = packGroups('entries', dates);
+    const fewer = dates.filter((d) => d !== '1661-03-20');
+    const after = packGroups('entries', fewer);
+    const changed = [...before.keys()].filter(
+      (pack) =>
+        JSON.stringify(before.get(pack)?.map((p) => dates[p])) !==
+        JSON.stringify(after.get(pack)?.map((p) => fewer[p])),
+    );
+    expect(changed).toEqual([recordPackFile('entries', '1661-03-20', dates.length)]);
+  });
+});
+
 describe('a pack', () => {
   it('gives back each body byte for byte, whatever its characters', () => {
     const rand = prng(1666);
@@ -111,12 +170,10 @@ describe('reading through the packs', () => {
   const bodies = new Map<string, string>();
   const collections = { entries: dates, categories: ['music', 'navy'], topics: ['1', '2', '3'] } as const;
   for (const [collection, keys] of Object.entries(collections) as Array<[keyof typeof collections, string[]]>) {
-    const packs = packCount(keys.length);
-    for (const [pack, positions] of packMembers(keys)) {
+    for (const [pack, positions] of packGroups(collection, keys)) {
       const records = positions.map((p) => [keys[p] as string, `{"key": "${keys[p]}", "é": "${collection}"}`] as const);
       for (const [key, body] of records) bodies.set(detailFile(collection, key), body);
-      files.set(packFile(collection, pack), encoder.encode(packText(records)));
-      expect(pack).toBeLessThan(packs);
+      files.set(pack, encoder.encode(packText(records)));
     }
   }
   files.set('api/v1/index.json', encoder.encode('{}'));

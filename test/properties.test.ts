@@ -239,7 +239,7 @@ describe('property: the router', () => {
 /** A site index over the given (sorted, distinct) entry dates. */
 function siteOf(dates: readonly string[], pageSize: number): SiteIndex {
   const loaded = loadSiteIndex({
-    version: 3,
+    version: 4,
     buildId: 'p',
     apiOrigin: ORIGIN,
     siteOrigin: 'https://site.test',

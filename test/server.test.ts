@@ -309,7 +309,7 @@ describe('local server: a missing or damaged site', () => {
       ['[]', /not a JSON object/],
       // An output of the generator before the details were packed (core/packs.ts): no detail
       // could be found in it, so its index is refused and the fix named.
-      [JSON.stringify({ ...JSON.parse(text), version: 2 }), /version is 2, not 3: it was made by another version/],
+      [JSON.stringify({ ...JSON.parse(text), version: 2 }), /version is 2, not 4: it was made by another version/],
     ];
     for (const [body, reason] of damaged) {
       writeFileSync(`${indexFile}.new`, body);

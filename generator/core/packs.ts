@@ -6,9 +6,11 @@
 // its pack, byte for byte the body a file of its own held.
 //
 // A record's pack is a function of its key and of the number of records of its collection, both
-// of which the site index knows: a hash of the key, modulo the number of packs (a power of two,
-// so that it changes only when the collection doubles or halves). An edit to a record rewrites
-// its pack alone; a new record, the pack it falls into. Packs are grouped in directories of 256.
+// of which the site index knows. An entry's is its half of its month (entryPackFile), so that the
+// entries of a page, in date order, lie in few packs. A topic's or a category's is a hash of its
+// key, modulo the number of packs (a power of two, so that it changes only when the collection
+// doubles or halves), grouped in directories of 256. An edit to a record rewrites its pack alone;
+// a new record, the pack it falls into.
 //
 // A pack is one line of JSON, its table of contents ([key, offset, length, digest] of each record,
 // offsets in bytes from the end of that line), then the records' bodies one after another, in the
@@ -42,12 +44,48 @@ export function packOf(key: string, packs: number): number {
   return fmix32(fnv1a(key)) % packs;
 }
 
-/** The file of pack `pack` of a collection, relative to the output directory. */
+/** The file of pack `pack` of a collection packed by hash, relative to the output directory. */
 export function packFile(collection: Collection, pack: number): string {
   return `_data/records/${collection}/${Math.floor(pack / PACKS_PER_DIR)}/${pack}.pack`;
 }
 
-/** The records of a collection grouped by pack: for each pack that holds any, their positions, in order. */
+/**
+ * The pack of an entry: the entries of its half of its month (days 1 to 15, 16 to the end), in a
+ * directory of its year (`_data/records/entries/1665/17.pack`: September's second half). A page of
+ * a search or a filter lists entries in date order, and the entries of a word or of a topic come
+ * in runs of days: their details are in a few packs, where packs by hash put the 50 of a page in
+ * about 47 (`plague` on the whole diary: 27 packs against 47; `wife`, 5 against 46). An entry's
+ * edit or a new entry rewrites its own pack only. At most 16 records a pack, as the packs by hash
+ * have on average; a diary with an entry every few days has packs of fewer.
+ */
+function entryPackFile(date: string): string {
+  const half = (Number(date.slice(5, 7)) - 1) * 2 + (Number(date.slice(8, 10)) > 15 ? 1 : 0);
+  return `_data/records/entries/${date.slice(0, 4)}/${half}.pack`;
+}
+
+/** The pack file of the record `key` of a collection of `count` records. */
+export function recordPackFile(collection: Collection, key: string, count: number): string {
+  return collection === 'entries' ? entryPackFile(key) : packFile(collection, packOf(key, packCount(count)));
+}
+
+/**
+ * The records of a collection grouped by pack file (recordPackFile): for each pack that holds any,
+ * their positions, in the list's order; `keys` are the records' keys in the list's order.
+ */
+export function packGroups(collection: Collection, keys: readonly string[]): Map<string, number[]> {
+  if (collection !== 'entries')
+    return new Map([...packMembers(keys)].map(([pack, positions]) => [packFile(collection, pack), positions]));
+  const groups = new Map<string, number[]>();
+  keys.forEach((key, position) => {
+    const path = entryPackFile(key);
+    const held = groups.get(path);
+    if (held === undefined) groups.set(path, [position]);
+    else held.push(position);
+  });
+  return groups;
+}
+
+/** The records of a collection packed by hash grouped by pack: for each pack that holds any, their positions, in order. */
 export function packMembers(keys: readonly string[]): Map<number, number[]> {
   const packs = packCount(keys.length);
   const members = new Map<number, number[]>();
@@ -291,7 +329,7 @@ export function unpacking(readFile: ReadFile, site: SiteIndex): ReadFile {
   return (file) => {
     const detail = detailOf(file);
     if (detail === null) return readFile(file);
-    const pack = packFile(detail.collection, packOf(detail.key, packCount(countOf(site, detail.collection))));
+    const pack = recordPackFile(detail.collection, detail.key, countOf(site, detail.collection));
     if (readRecord !== undefined) return readRecord(pack, detail.key);
     const member = (bytes: Uint8Array | null): Uint8Array | null =>
       bytes === null ? null : recordIn(bytes, detail.key);

@@ -22,9 +22,10 @@ import { DEFAULT_WEB_URLS, type WebURLs } from './urls.ts';
  * record), so it refuses that output's index and says to build again, rather than answer 503 for
  * every record. 3: each row of a pack's table carries a digest of its record, and the index the
  * diary's calendar and licence; a server of this version reads an output of version 2's packs as
- * damaged, so it refuses that index too.
+ * damaged, so it refuses that index too. 4: the entries are packed by half-month, not by hash
+ * (core/packs.ts); a server of this version would look for them in other files.
  */
-const SITE_INDEX_VERSION = 3;
+const SITE_INDEX_VERSION = 4;
 
 export interface SiteIndexFile {
   version: typeof SITE_INDEX_VERSION;

@@ -22,7 +22,7 @@
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import { entrySlice, wholeList } from '../core/lists.ts';
 import type { Entry, Model, Topic } from '../core/model.ts';
-import { packCount, packOf } from '../core/packs.ts';
+import { recordPackFile } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
 import { lowerBound } from '../core/ranges.ts';
 import { originsOf } from '../core/records.ts';
@@ -140,8 +140,7 @@ export function patchSite(
   // The packs of the details that changed (core/packs.ts), each made again whole.
   if (edits.entries.length > 0) {
     const dates = entries.map((e) => e.date);
-    const packs = packCount(dates.length);
-    const changed = new Set(edits.entries.map(({ entry }) => packOf(entry.date, packs)));
+    const changed = new Set(edits.entries.map(({ entry }) => recordPackFile('entries', entry.date, dates.length)));
     files.push(...packFiles('entries', dates, (p) => entryDetailBody(o, entries[p] as Entry), changed));
   }
   const details = new Set<number>([...edits.topics.map((e) => e.position)]);
@@ -151,8 +150,7 @@ export function patchSite(
   }
   if (details.size > 0) {
     const ids = topics.map((t) => String(t.id));
-    const packs = packCount(ids.length);
-    const changed = new Set([...details].map((p) => packOf(ids[p] as string, packs)));
+    const changed = new Set([...details].map((p) => recordPackFile('topics', ids[p] as string, ids.length)));
     files.push(...packFiles('topics', ids, (p) => topicDetailBody(o, topics[p] as Topic, topicEntries), changed));
   }
 

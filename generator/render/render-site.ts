@@ -15,7 +15,7 @@ import {
   wholeList,
 } from '../core/lists.ts';
 import type { Category, Entry, Model, Topic } from '../core/model.ts';
-import { packFile, packMembers, packText } from '../core/packs.ts';
+import { packGroups, packText } from '../core/packs.ts';
 import { prerenderedLists } from '../core/prerendered.ts';
 import {
   categoryDetail,
@@ -103,19 +103,18 @@ export function pageOf(
 }
 
 /**
- * The packs of a collection's details (core/packs.ts), or those of them in `only`: `keys` are the
+ * The packs of a collection's details (core/packs.ts), or those of them in `only` (their files): `keys` are the
  * records' keys in the list's order, `body` renders the detail at a position.
  */
 export function* packFiles(
   collection: Collection,
   keys: readonly string[],
   body: (position: number) => string,
-  only?: ReadonlySet<number>,
+  only?: ReadonlySet<string>,
   cache: Cache<string> = cacheOf<string>(undefined, 'packs'),
 ): Generator<TextFile> {
-  for (const [pack, positions] of packMembers(keys)) {
-    if (only !== undefined && !only.has(pack)) continue;
-    const path = packFile(collection, pack);
+  for (const [path, positions] of packGroups(collection, keys)) {
+    if (only !== undefined && !only.has(path)) continue;
     const records = positions.map((p) => [keys[p] as string, body(p)] as const);
     // A pack is a function of its records' keys and bodies.
     yield { path, body: cache(path, NO_RECORD, records, () => packText(records)) };

@@ -10,7 +10,7 @@
 // by a fake that serves public/, as Netlify's static layer would.
 
 import { SITE_INDEX_FILE } from '../../generator/core/files.ts';
-import { packCount, packFile, packOf } from '../../generator/core/packs.ts';
+import { recordPackFile } from '../../generator/core/packs.ts';
 import { parseSiteIndex } from '../../generator/core/site-index.ts';
 import { CDN_CACHE_CONTROL, NETLIFY_VARY } from '../../generator/deploy/netlify/cache.ts';
 import { createEdgeFunction, type EdgeFunction, type NetlifyContext } from '../../generator/deploy/netlify/edge.ts';
@@ -181,7 +181,7 @@ Deno.test('a missing pre-rendered file, or a failing read, answers 503 that no c
   // The entry's detail is read out of its pack (core/packs.ts): the pack goes missing.
   const index = parseSiteIndex(await Deno.readTextFile(`${fixture}/public/${SITE_INDEX_FILE}`));
   if (!index.ok) throw new Error(index.error);
-  const pack = packFile('entries', packOf('1660-01-01', packCount(index.value.entryDates.length)));
+  const pack = recordPackFile('entries', '1660-01-01', index.value.entryDates.length);
   const missing = fakeContext({ missing: `/${pack}` });
   await assertUnavailable(
     await api(new Request(`${origin}/api/v1/entries/1660-01-01`), missing),
@@ -207,7 +207,7 @@ Deno.test('a missing pre-rendered file, or a failing read, answers 503 that no c
 });
 
 Deno.test('an invalid bundled index answers 503 that no cache keeps, to every request, reading nothing', async () => {
-  const broken = createEdgeFunction({ version: 3, buildId: 'x' });
+  const broken = createEdgeFunction({ version: 4, buildId: 'x' });
   const ctx = fakeContext();
   for (const path of ['/api/v1', '/api/v1/entries?start=1661-01-01', '/api/v1/topics/1']) {
     await assertUnavailable(await broken(new Request(origin + path), ctx), /bundled site index is invalid/, path);

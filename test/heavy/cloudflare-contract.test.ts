@@ -154,7 +154,7 @@ if (!wranglerInstalled()) {
       [
         'of another version',
         '{"version": 1}',
-        /is broken: version is 1, not 3: it was made by another version of the generator\.$/,
+        /is broken: version is 1, not 4: it was made by another version of the generator\.$/,
       ],
     ];
     for (const [what, text, detail] of cases) {

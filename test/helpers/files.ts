@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detailFile, SITE_INDEX_FILE } from '../../generator/core/files.ts';
-import { packCount, packFile, packOf, unpack, unpacking } from '../../generator/core/packs.ts';
+import { recordPackFile, unpack, unpacking } from '../../generator/core/packs.ts';
 import { parseSiteIndex, type SiteIndex } from '../../generator/core/site-index.ts';
 import type { Collection } from '../../generator/core/types.ts';
 import { ASSETS_IGNORE_FILE, MANIFEST_FILE, SOURCES_FILE } from '../../generator/output/manifest.ts';
@@ -102,7 +102,7 @@ export function packPath(dir: string, collection: Collection, key: string): stri
     categories: index.categorySlugs.size,
     topics: index.topicIds.size,
   };
-  return packFile(collection, packOf(key, packCount(count[collection])));
+  return recordPackFile(collection, key, count[collection]);
 }
 
 /**
