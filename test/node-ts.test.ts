@@ -104,9 +104,9 @@ describe('node-ts.mjs', () => {
     // And without any bundle, module by module, the same.
     expect(JSON.parse(run({ PEPYS_NO_BUNDLE: '1' }))).toEqual({ ...first, value: 'other' });
 
-    // Run from another directory, after another edit: a bundle is made, of the same sources (esbuild
-    // names them relative to its working directory; they were taken as the repository's, so no
-    // bundle was ever made from elsewhere).
+    // Run from another directory, after another edit: a bundle is made, of the same sources
+    // (esbuild names them relative to its working directory; they were taken as the repository's,
+    // so no bundle was made from a directory less deep than it).
     writeFileSync(
       join(DIR, 'sub', 'value.ts'),
       "export const value: string = 'elsewhere';\nexport const where = import.meta.url;\n",

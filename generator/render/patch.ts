@@ -1,9 +1,9 @@
 // The watch mode's fast path for the commonest edits: some entry files edited without changing
-// their date, some topic files without changing their id, categories or kind. Such an edit changes no
-// other record and no cross-file fact but two: which entries mention which topics, and the items
-// of the edited records in their lists. So, given the previous valid model and its rendered list
-// items, the new model is the old one with those records replaced (and the topics' entry lists
-// they change), and the files that can differ are known in advance:
+// their date, some topic files without changing their id, categories or kind. Such an edit
+// changes no other record and no cross-file fact but two: which entries mention which topics,
+// and the items of the edited records in their lists. So, given the previous valid model and its
+// rendered list items, the new model is the old one with those records replaced (and the topics'
+// entry lists they change), and the files that can differ are known in advance:
 //
 // - an edited entry: the pack of its detail (core/packs.ts); if its list item changed (title,
 //   lastModifiedTime), the page of every entry list that holds it and the site index; the packs of

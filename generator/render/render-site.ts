@@ -103,8 +103,8 @@ export function pageOf(
 }
 
 /**
- * The packs of a collection's details (core/packs.ts), or those of them in `only` (their files): `keys` are the
- * records' keys in the list's order, `body` renders the detail at a position.
+ * The packs of a collection's details (core/packs.ts), or those of them in `only` (their files):
+ * `keys` are the records' keys in the list's order, `body` renders the detail at a position.
  */
 export function* packFiles(
   collection: Collection,

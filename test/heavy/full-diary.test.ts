@@ -212,7 +212,8 @@ describe.skipIf(!available)('the whole diary', () => {
   // (api/v1: schema.json; api/v1/feeds: the Atom feed's rights; api/v1/downloads: the listing);
   // 216 directories added for issue 34, none changed: the pages of each category's and each kind's
   // topics (core/topic-lists.ts), which were computed answers (test/topic-lists.test.ts holds them
-  // to those). The internal site index is left out. To make it again, when a change of the answers is meant:
+  // to those). The internal site index is left out. To make it again, when a change of the
+  // answers is meant:
   // PEPYS_WRITE_COMPLETE_HASHES=1 npx vitest run --config vitest.heavy.config.ts test/heavy/full-diary.test.ts
   // on a clean checkout of the commit, and say why in its message.
   it('builds the files it built before, byte for byte', async () => {

@@ -3,8 +3,9 @@
 // sessions over two copies of the same content get the same random edits, most of them of the
 // kinds the fast path takes (an entry's text, title, topics, times; a topic's title, text, its
 // kind written as it was), some of the kinds it must leave to the general path (a date, a new or
-// deleted file, a topic's categories or kind, invalid content and its repair). After every rebuild both live trees are equal and
-// both reports name the same changed files; at the end of each sequence, both equal a cold build.
+// deleted file, a topic's categories or kind, invalid content and its repair). After every
+// rebuild both live trees are equal and both reports name the same changed files; at the end of
+// each sequence, both equal a cold build.
 // test/watch-fast.test.ts runs one sequence every day, test/heavy/watch-fast.test.ts nine.
 // The seed is printed on failure; FAST_SEED=<n> replays it.
 
