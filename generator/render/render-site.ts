@@ -180,13 +180,13 @@ export function* topicListPages(
   model: Model,
   topics: FragmentList,
   cache: Cache<string> = cacheOf<string>(undefined, 'pages'),
-  only?: (list: TopicList, positions: readonly number[]) => ReadonlySet<number> | 'all' | null,
+  only?: (list: TopicList, positions: readonly number[]) => ReadonlySet<number> | null,
 ): Generator<OutputFile> {
   const listURL = collectionURL(apiOrigin, 'topics');
   for (const { list, positions } of topicLists(model)) {
-    const chosen = only === undefined ? 'all' : only(list, positions);
-    if (chosen === null) continue;
-    const pages = chosen === 'all' ? undefined : chosen;
+    // The pages `only` names (none: skip the list); without it, every page.
+    const pages = only?.(list, positions);
+    if (pages === null) continue;
     const items: FragmentList = { length: positions.length, at: (i) => topics.at(positions[i] as number) };
     const slice: ListSlice = { filters: { [list.filter]: list.value }, from: 0, total: positions.length };
     yield* allPages(listURL, items, model.config.pageSize, slice, (page) => topicListFile(list, page), cache, pages);
