@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { type ApiRequest, handle, splitTarget } from '../generator/core/handler.ts';
+import { parseSiteIndex } from '../generator/core/site-index.ts';
 import { compression } from '../generator/server/compress.ts';
 import { siteLoader } from '../generator/server/site.ts';
 import { startServer } from './server.ts';
@@ -49,11 +50,10 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 
-const index = JSON.parse(readFileSync(join(outDir, SITE_INDEX_FILE), 'utf8')) as {
-  entries: Array<[string, string, string]>;
-  pageSize: number;
-};
-const dates = index.entries.map((e) => e[0]);
+const parsedIndex = parseSiteIndex(readFileSync(join(outDir, SITE_INDEX_FILE), 'utf8'));
+if (!parsedIndex.ok) throw new Error(`${outDir}: ${parsedIndex.error}`);
+const index = parsedIndex.value;
+const dates = index.entryDates;
 const every = <T>(xs: readonly T[], n: number) =>
   xs.filter((_, i) => i % Math.max(1, Math.floor(xs.length / n)) === 0).slice(0, n);
 const pages = Math.max(1, Math.ceil(dates.length / index.pageSize));

@@ -8,7 +8,7 @@ import type { BuildOptions, BuildReport } from './build-types.ts';
 import { buildFingerprint } from './content/fingerprint.ts';
 import { readRegular } from './content/read-regular.mjs';
 import { SITE_INDEX_FILE } from './core/files.ts';
-import type { SiteIndexFile } from './core/site-index.ts';
+import { type SiteIndexFile, topicCount } from './core/site-index.ts';
 import type { Manifest } from './output/manifest.ts';
 import { currentOutput } from './output/rebuild.ts';
 
@@ -37,7 +37,7 @@ function unchangedReport(
   const report: BuildReport = {
     entries: index.entries.length,
     categories: index.categories.length,
-    topics: index.topics.length,
+    topics: topicCount(index),
     files: current.files.size,
     bytes,
     mode: 'unchanged',

@@ -5,6 +5,15 @@
 import { CALENDARS, type CalendarName } from './calendar.ts';
 import { areCalendarDates, isCalendarDate } from './dates.ts';
 import { hash64 } from './hash.ts';
+import {
+  entryOfIndex,
+  type IndexEntry,
+  type IndexTitles,
+  idRuns,
+  idsOfRuns,
+  indexEntries,
+  isIndexTitles,
+} from './index-lists.ts';
 import { resultFragment } from './json.ts';
 import { isLicense, type License } from './license.ts';
 import type { Model } from './model.ts';
@@ -12,6 +21,7 @@ import { PEPYS_PERIOD, type Period } from './period.ts';
 import { TOPIC_KINDS, type TopicKind } from './record-fields.ts';
 import { entryItem } from './records.ts';
 import { fail, ok, type Result } from './result.ts';
+import type { TitleRules } from './titles.ts';
 import { type TopicList, topicListCounts } from './topic-lists.ts';
 import type { IsoDate, Timestamp } from './types.ts';
 import { DEFAULT_WEB_URLS, type WebURLs } from './urls.ts';
@@ -46,8 +56,9 @@ export interface SiteIndexFile {
   webURLs: WebURLs;
   /** Category slugs, ascending. */
   categories: string[];
-  /** Topic ids, ascending. */
-  topics: number[];
+  /** Topic ids, ascending: as runs of consecutive ids (core/index-lists.ts), or (earlier builds) each. */
+  topicRuns?: number[];
+  topics?: number[];
   /**
    * How many topics each category holds (`categories`' order), and each kind: the lists whose
    * pages the build writes (core/topic-lists.ts). Absent from the indexes of builds made before
@@ -55,8 +66,11 @@ export interface SiteIndexFile {
    */
   categoryTopics?: number[];
   kindTopics?: Record<TopicKind, number>;
-  /** [date, title, lastModifiedTime] of every entry, ascending by date. */
-  entries: Array<[IsoDate, string, Timestamp]>;
+  /** The lastModifiedTime of an entry written as its date alone, and how its title is made. */
+  entryTime?: Timestamp;
+  titles?: IndexTitles;
+  /** Every entry, ascending by date: its date alone, or [date, title, lastModifiedTime] (core/index-lists.ts). */
+  entries: IndexEntry[];
 }
 
 /** The index as the handler reads it: the file's settings as they are, its lists made ready. */
@@ -83,7 +97,8 @@ export function apiName(title: string): string {
   return title === PEPYS_TITLE ? 'Pepys diary API' : `${title} · API`;
 }
 
-export function siteIndexFile(model: Model): SiteIndexFile {
+/** The index of a model whose entries' titles are made by `rules` (content/locale.ts titleRules). */
+export function siteIndexFile(model: Model, rules: TitleRules): SiteIndexFile {
   const { apiOrigin, siteOrigin, pageSize, period, calendar, license, webURLs } = model.config;
   const body: Omit<SiteIndexFile, 'buildId' | 'version'> = {
     apiOrigin,
@@ -95,9 +110,9 @@ export function siteIndexFile(model: Model): SiteIndexFile {
     name: apiName(model.config.title),
     webURLs: { entry: webURLs.entry, category: webURLs.category, topic: webURLs.topic },
     categories: model.categories.map((c) => c.slug),
-    topics: model.topics.map((t) => t.id),
+    topicRuns: idRuns(model.topics.map((t) => t.id)),
     ...topicListCounts(model),
-    entries: model.entries.map((e) => [e.date, e.title, e.lastModifiedTime]),
+    ...indexEntries(model.entries, rules),
   };
   const buildId = hash64(JSON.stringify(body));
   return { version: SITE_INDEX_VERSION, buildId, ...body };
@@ -137,9 +152,12 @@ function defect(f: Record<string, unknown>): string | null {
   )
     return '"webURLs" is not { entry, category, topic } of three templates';
   if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
-  if (!Array.isArray(f.topics)) return '"topics" is not a list of ids';
-  const topics = f.topics as unknown[];
+  if (f.topicRuns !== undefined ? idsOfRuns(f.topicRuns) === null : !Array.isArray(f.topics))
+    return '"topics" is not a list of ids';
+  const topics = (f.topics ?? []) as unknown[];
   for (let i = 0; i < topics.length; i++) if (!Number.isSafeInteger(topics[i])) return '"topics" is not a list of ids';
+  if (f.titles !== undefined && !isIndexTitles(f.titles)) return '"titles" is not { convention, format }';
+  if (f.entryTime !== undefined && !isString(f.entryTime)) return '"entryTime" is not a time';
   const counts = f.categoryTopics;
   if (
     counts !== undefined &&
@@ -159,8 +177,15 @@ function defect(f: Record<string, unknown>): string | null {
   const entries = f.entries as unknown[];
   const dates: string[] = new Array(entries.length);
   let previous = '';
+  const short = f.titles !== undefined && f.entryTime !== undefined;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
+    if (typeof e === 'string' && short) {
+      if (e <= previous) return '"entries" is not in ascending order of date';
+      dates[i] = e;
+      previous = e;
+      continue;
+    }
     if (!Array.isArray(e) || e.length !== 3) return '"entries" holds something other than [date, title, time]';
     const date: unknown = e[0];
     const title: unknown = e[1];
@@ -193,12 +218,15 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
   const origins = { apiOrigin: f.apiOrigin, siteOrigin: f.siteOrigin, webURLs };
   // Rendered on demand: loading stays a JSON parse (an edge isolate's first request pays for it),
   // and a page renders only the items it holds.
+  const period = f.period === undefined ? PEPYS_PERIOD : { start: f.period.start, end: f.period.end };
+  const calendar = calendarOf(f as unknown as Record<string, unknown>);
+  const rules: TitleRules | null = f.titles === undefined ? null : { calendar, periodStart: period.start, ...f.titles };
   const fragments: Array<string | undefined> = new Array(f.entries.length);
   const entryFragment = (position: number): string => {
     let fragment = fragments[position];
     if (fragment === undefined) {
-      const [date, title, lastModifiedTime] = f.entries[position] as [IsoDate, string, Timestamp];
-      fragment = fragments[position] = resultFragment(entryItem(origins, { date, title, lastModifiedTime }));
+      const entry = entryOfIndex(f.entries[position] as IndexEntry, rules, f.entryTime);
+      fragment = fragments[position] = resultFragment(entryItem(origins, entry));
     }
     return fragment;
   };
@@ -216,20 +244,27 @@ export function loadSiteIndex(file: unknown): Result<SiteIndex, string> {
     apiOrigin: f.apiOrigin,
     siteOrigin: f.siteOrigin,
     pageSize: f.pageSize,
-    period: f.period === undefined ? PEPYS_PERIOD : { start: f.period.start, end: f.period.end },
-    calendar: calendarOf(f as unknown as Record<string, unknown>),
+    period,
+    calendar,
     license: f.license === undefined ? null : { ...f.license },
     name: f.name ?? apiName(PEPYS_TITLE),
     webURLs,
-    entryDates: f.entries.map((e) => e[0]),
+    entryDates: f.entries.map((e) => (typeof e === 'string' ? e : e[0])),
     entryFragment,
     categorySlugs: new Set(f.categories),
     get topicIds() {
-      topicIds ??= new Set(f.topics);
+      topicIds ??= new Set(f.topicRuns !== undefined ? (idsOfRuns(f.topicRuns) as number[]) : f.topics);
       return topicIds;
     },
     topicListCount,
   });
+}
+
+/** How many topics an index lists. */
+export function topicCount(f: Pick<SiteIndexFile, 'topicRuns' | 'topics'>): number {
+  let count = f.topics?.length ?? 0;
+  for (let i = 1; i < (f.topicRuns?.length ?? 0); i += 2) count += f.topicRuns?.[i] as number;
+  return count;
 }
 
 /** Parses the text of a SITE_INDEX_FILE (JSON) and loads it. */

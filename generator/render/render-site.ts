@@ -2,6 +2,7 @@
 // its fragment reused in every list page that holds it. Given a RenderMemo (the watch mode), a
 // body whose inputs did not change since the last render is reused instead of rendered again.
 
+import { titleRules } from '../content/locale.ts';
 import { pageFile, ROOT_FILE, SITE_INDEX_FILE, TOPIC_KINDS_FILE } from '../core/files.ts';
 import { topicKindsBody } from '../core/filters.ts';
 import { pretty, resultFragment } from '../core/json.ts';
@@ -123,7 +124,7 @@ export function* packFiles(
 
 /** The compact index of the site (core/site-index.ts), as its file. */
 export function siteIndexBody(model: Model): string {
-  return JSON.stringify(siteIndexFile(model));
+  return JSON.stringify(siteIndexFile(model, titleRules(model.config)));
 }
 
 /** The rendered list items of the three lists, by position: what list pages are made of. */
