@@ -103,18 +103,28 @@ export function idRuns(ids: readonly number[]): number[] {
   return runs;
 }
 
-/** The ids of runs (idRuns), or null when they are not ascending runs of whole numbers. */
-export function idsOfRuns(runs: unknown): number[] | null {
-  if (!Array.isArray(runs) || runs.length % 2 !== 0) return null;
-  const ids: number[] = [];
+/**
+ * True when `runs` are ascending runs of whole numbers (idRuns). Checked run by run, the ids not
+ * made: an isolate's first request loads the index, by V8's interpreter.
+ */
+export function areIdRuns(runs: unknown): runs is number[] {
+  if (!Array.isArray(runs) || runs.length % 2 !== 0) return false;
   let next = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < runs.length; i += 2) {
     const first: unknown = runs[i];
     const count: unknown = runs[i + 1];
-    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || (count as number) < 1) return null;
-    if ((first as number) < next || !Number.isSafeInteger((first as number) + (count as number))) return null;
-    for (let k = 0; k < (count as number); k++) ids.push((first as number) + k);
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || (count as number) < 1) return false;
+    if ((first as number) < next || !Number.isSafeInteger((first as number) + (count as number))) return false;
     next = (first as number) + (count as number);
   }
+  return true;
+}
+
+/** The ids of runs (idRuns), or null when they are not ascending runs of whole numbers. */
+export function idsOfRuns(runs: unknown): number[] | null {
+  if (!areIdRuns(runs)) return null;
+  const ids: number[] = [];
+  for (let i = 0; i < runs.length; i += 2)
+    for (let k = 0; k < (runs[i + 1] as number); k++) ids.push((runs[i] as number) + k);
   return ids;
 }

@@ -6,6 +6,7 @@ import { CALENDARS, type CalendarName } from './calendar.ts';
 import { areCalendarDates, isCalendarDate } from './dates.ts';
 import { hash64 } from './hash.ts';
 import {
+  areIdRuns,
   entryOfIndex,
   type IndexEntry,
   type IndexTitles,
@@ -152,7 +153,7 @@ function defect(f: Record<string, unknown>): string | null {
   )
     return '"webURLs" is not { entry, category, topic } of three templates';
   if (!Array.isArray(f.categories) || !f.categories.every(isString)) return '"categories" is not a list of slugs';
-  if (f.topicRuns !== undefined ? idsOfRuns(f.topicRuns) === null : !Array.isArray(f.topics))
+  if (f.topicRuns !== undefined ? !areIdRuns(f.topicRuns) : !Array.isArray(f.topics))
     return '"topics" is not a list of ids';
   const topics = (f.topics ?? []) as unknown[];
   for (let i = 0; i < topics.length; i++) if (!Number.isSafeInteger(topics[i])) return '"topics" is not a list of ids';
