@@ -51,6 +51,20 @@ describe('incremental rebuilds', () => {
     await checkEdits(session, contentDir, outDir, fullBuild, EVERYDAY_EDITS);
   });
 
+  it('follow a title convention changed without a title changing: the site index states it', async () => {
+    // In the Gregorian calendar no date has a dual year, whatever the convention: every title
+    // stays, and the site index's rules of the titles (core/index-lists.ts) change alone.
+    const files = mediumSite(30, 10);
+    files['site.yaml'] = `${files['site.yaml']}calendar: gregorian\n`;
+    const { contentDir, outDir, session } = await open(files);
+    const site = join(contentDir, 'site.yaml');
+    writeFileSync(site, `${readFileSync(site, 'utf8')}titleConvention: single\n`);
+    const report = await session.rebuild(['site.yaml']);
+    expect(report.ok).toBe(true);
+    expect(report.changed).toEqual(['_data/site-index.json']);
+    expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
+  });
+
   it('writes only into the generation that is not live, then swaps the symlink', async () => {
     // The downloads, made later (not within this test), do not swap again.
     const { contentDir, outDir, session } = await open(mediumSite(120, 60), 60_000);

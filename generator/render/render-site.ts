@@ -294,14 +294,17 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   }
   yield* topicListPages(o.apiOrigin, model, topicFragments, pages);
 
-  // The site index reads the entries' item fields (as their fragments do), the slugs, the ids and
-  // the counts of the topic lists.
+  // The site index reads the entries' item fields (as their fragments do), the slugs, the ids,
+  // the counts of the topic lists and the rules of the titles.
   const siteIndex = cacheOf<string>(memo, 'site-index');
+  const { convention, format } = titleRules(model.config);
   const indexInputs = [
     entryFragments,
     model.categories.map((c) => c.slug),
     model.topics.map((t) => t.id),
     JSON.stringify(topicListCounts(model)),
+    // The rules it states for the entries' titles: a convention may change and no title with it.
+    JSON.stringify({ convention, format }),
   ];
   yield { path: SITE_INDEX_FILE, body: siteIndex(SITE_INDEX_FILE, NO_RECORD, indexInputs, () => siteIndexBody(model)) };
   yield { path: TOPIC_KINDS_FILE, body: topicKindsBody(model.topics) };
