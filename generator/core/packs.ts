@@ -75,11 +75,16 @@ export function recordPackFile(collection: Collection, key: string, count: numbe
 export function packGroups(collection: Collection, keys: readonly string[]): Map<string, number[]> {
   if (collection !== 'entries')
     return new Map([...packMembers(keys)].map(([pack, positions]) => [packFile(collection, pack), positions]));
-  const groups = new Map<string, number[]>();
+  return grouped(keys, entryPackFile);
+}
+
+/** The positions of `keys` grouped by `groupOf` of each key, in the order the groups first come. */
+function grouped<G>(keys: readonly string[], groupOf: (key: string) => G): Map<G, number[]> {
+  const groups = new Map<G, number[]>();
   keys.forEach((key, position) => {
-    const path = entryPackFile(key);
-    const held = groups.get(path);
-    if (held === undefined) groups.set(path, [position]);
+    const group = groupOf(key);
+    const held = groups.get(group);
+    if (held === undefined) groups.set(group, [position]);
     else held.push(position);
   });
   return groups;
@@ -88,14 +93,7 @@ export function packGroups(collection: Collection, keys: readonly string[]): Map
 /** The records of a collection packed by hash grouped by pack: for each pack that holds any, their positions, in order. */
 export function packMembers(keys: readonly string[]): Map<number, number[]> {
   const packs = packCount(keys.length);
-  const members = new Map<number, number[]>();
-  keys.forEach((key, position) => {
-    const pack = packOf(key, packs);
-    const held = members.get(pack);
-    if (held === undefined) members.set(pack, [position]);
-    else held.push(position);
-  });
-  return new Map([...members].sort((a, b) => a[0] - b[0]));
+  return new Map([...grouped(keys, (key) => packOf(key, packs))].sort((a, b) => a[0] - b[0]));
 }
 
 const encoder = new TextEncoder();
