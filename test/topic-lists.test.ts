@@ -114,6 +114,8 @@ describe('the pages of a category’s and a kind’s topics', () => {
               packs.filter((f) => f.startsWith('_data/records/topics/')),
               target,
             ).toEqual([]);
+            // The category's detail once: it both narrows the list and places its items.
+            expect(packs.filter((f) => f.startsWith('_data/records/categories/')).length, target).toBe(1);
           }
       expect(shown).toBeGreaterThan(10);
     }

@@ -161,12 +161,14 @@ async function categoryPositions(slug: string, site: SiteIndex, readFile: ReadFi
 /**
  * The positions, in the unfiltered list, of the records the filters select (ascending), or null
  * when no record filter is given (every record). Throws an IncompleteSite for a file it cannot use.
+ * `category`: the positions of the category's topics, when the caller has read them already.
  */
 export async function filteredPositions(
   collection: Collection,
   f: RecordFilters,
   site: SiteIndex,
   readFile: ReadFile,
+  category?: number[],
 ): Promise<number[] | null> {
   let positions: number[] | null = null;
   const narrow = (next: number[]) => {
@@ -193,7 +195,7 @@ export async function filteredPositions(
     }
   } else if (collection === 'topics') {
     const ids = topicOrder(site);
-    if (f.category !== undefined) narrow(await categoryPositions(f.category, site, readFile));
+    if (f.category !== undefined) narrow(category ?? (await categoryPositions(f.category, site, readFile)));
     if (f.kind !== undefined) {
       const { person, place } = await readJson(readFile, TOPIC_KINDS_FILE);
       if (!Array.isArray(person) || !Array.isArray(place)) throw new IncompleteSite(TOPIC_KINDS_FILE, 'damaged');
@@ -218,18 +220,16 @@ const topicFragments = new WeakMap<Uint8Array, string>();
 /**
  * Where the items of a page of a category's topics narrowed further (by kind) are read from: the
  * pages of that category's topics the build wrote (core/topic-lists.ts), a few files, not the
- * detail of each topic. Null when it wrote none.
+ * detail of each topic. `carrier`: the positions of the category's topics. Null when it wrote none.
  */
-async function carrierOf(
-  f: RecordFilters,
+function carrierOf(
+  slug: string,
+  carrier: readonly number[],
   site: SiteIndex,
-  readFile: ReadFile,
-): Promise<Pick<RecordPage, 'fileOf' | 'fragment'> | null> {
-  if (f.category === undefined) return null;
-  const list: TopicList = { filter: 'category', value: f.category };
+): Pick<RecordPage, 'fileOf' | 'fragment'> | null {
+  const list: TopicList = { filter: 'category', value: slug };
   if (!site.topicListCount(list)) return null;
   const ids = topicOrder(site);
-  const carrier = await categoryPositions(f.category, site, readFile);
   const indexOf = (p: number) => lowerBound(carrier, p);
   const fileOf = (p: number) => topicListFile(list, Math.floor(indexOf(p) / site.pageSize) + 1);
   const fragment = (p: number, bytes: Uint8Array | undefined): string => {
@@ -281,7 +281,13 @@ export function filteredListAnswer(
   return {
     kind: 'compute',
     run: async (readFile) => {
-      let positions = (await filteredPositions(collection, f, site, readFile)) ?? [];
+      // A category's topics, read once: they narrow the list and, when the build wrote their
+      // pages, say where on those pages each topic's item is (carrierOf).
+      const category =
+        collection === 'topics' && f.category !== undefined
+          ? await categoryPositions(f.category, site, readFile)
+          : undefined;
+      let positions = (await filteredPositions(collection, f, site, readFile, category)) ?? [];
       if (collection === 'entries') {
         const { from, to } = dateRange(site.entryDates, dates.start, dates.end);
         positions = positions.filter((p) => p >= from && p < to);
@@ -293,7 +299,7 @@ export function filteredListAnswer(
           readFile,
         );
       const ids = topicOrder(site);
-      const carried = await carrierOf(f, site, readFile);
+      const carried = f.category === undefined || category === undefined ? null : carrierOf(f.category, category, site);
       if (carried !== null)
         return recordPage(
           { collection, selected: positions, rawPage, links, part: 'site', ...carried },
