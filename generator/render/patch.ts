@@ -186,7 +186,14 @@ export function patchSite(
       }
       return pages.size > 0 ? pages : null;
     };
-    files.push(...topicListPages(o.apiOrigin, model, topicFragments, undefined, pagesHolding));
+    // Only the lists of the edited topics are made (their categories and kinds).
+    const edited = topicItems.map((p) => topics[p] as Topic);
+    const wanted = {
+      categories: new Set(edited.flatMap((t) => t.categorySlugs)),
+      kinds: new Set(edited.map((t) => t.kind)),
+      positionOf: topicAt,
+    };
+    files.push(...topicListPages(o.apiOrigin, model, topicFragments, undefined, pagesHolding, wanted));
   }
   // The feeds hold the latest entries, whole.
   if (edits.entries.some((e) => e.position >= entries.length - FEED_SIZE)) files.push(...feedFiles(model));

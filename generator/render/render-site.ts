@@ -30,7 +30,7 @@ import {
   topicItem,
 } from '../core/records.ts';
 import { siteIndexFile } from '../core/site-index.ts';
-import { type TopicList, topicListCounts, topicListFile, topicLists } from '../core/topic-lists.ts';
+import { type ListsWanted, type TopicList, topicListCounts, topicListFile, topicLists } from '../core/topic-lists.ts';
 import type { Collection, IsoDate } from '../core/types.ts';
 import { collectionURL } from '../core/urls.ts';
 import type { OutputFile, TextFile } from '../output/file.ts';
@@ -182,9 +182,10 @@ export function* topicListPages(
   topics: FragmentList,
   cache: Cache<string> = cacheOf<string>(undefined, 'pages'),
   only?: (list: TopicList, positions: readonly number[]) => ReadonlySet<number> | null,
+  wanted?: ListsWanted,
 ): Generator<OutputFile> {
   const listURL = collectionURL(apiOrigin, 'topics');
-  for (const { list, positions } of topicLists(model)) {
+  for (const { list, positions } of topicLists(model, wanted)) {
     // The pages `only` names (none: skip the list); without it, every page.
     const pages = only?.(list, positions);
     if (pages === null) continue;
