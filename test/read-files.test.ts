@@ -8,12 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../generator/content/load.ts';
 import type { ReadFile } from '../generator/core/answer-types.ts';
 import { fileKeeper, ISOLATE_KEPT_BYTES } from '../generator/core/bounded-cache.ts';
-import { SITE_INDEX_FILE, searchDocsFile, searchShardFile } from '../generator/core/files.ts';
+import { searchDocsFile, searchShardFile } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
 import { READS_AT_ONCE, readFiles } from '../generator/core/read-files.ts';
 import { shardCount, shardOf } from '../generator/core/search/postings.ts';
-import { parseSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
-import { renderSite } from '../generator/render/render-site.ts';
+import type { SiteIndex } from '../generator/core/site-index.ts';
+import { renderedSite } from './helpers/rendered.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -78,12 +78,7 @@ describe('answers that read many files', () => {
 
   beforeAll(async () => {
     const { model } = await loadContent(CONTENT);
-    files = new Map(
-      renderSite(model).map((f) => [f.path, typeof f.body === 'string' ? new TextEncoder().encode(f.body) : f.body]),
-    );
-    const index = parseSiteIndex(new TextDecoder().decode(files.get(SITE_INDEX_FILE)));
-    if (!index.ok) throw new Error(index.error);
-    site = index.value;
+    ({ files, site } = renderedSite(model));
   });
 
   const answer = async (target: string, read: ReadFile) => {

@@ -12,30 +12,21 @@ import type { Model } from '../generator/core/model.ts';
 import { TOPIC_KINDS } from '../generator/core/record-fields.ts';
 import { loadSiteIndex, type SiteIndex } from '../generator/core/site-index.ts';
 import { type TopicList, topicListFile } from '../generator/core/topic-lists.ts';
-import { renderSite } from '../generator/render/render-site.ts';
+import { renderedSite } from './helpers/rendered.ts';
 
 const CONTENT = join(import.meta.dirname, '..', 'content');
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The sample rendered at a page size, its files, and its index with and without the lists' counts. */
 async function rendered(pageSize: number) {
   const { model: sample } = await loadContent(CONTENT);
   const model: Model = { ...sample, config: { ...sample.config, pageSize } };
-  const files = new Map(
-    renderSite(model, undefined, { withoutDownloads: true }).map((f) => [
-      f.path,
-      typeof f.body === 'string' ? encoder.encode(f.body) : f.body,
-    ]),
-  );
+  const { files, site } = renderedSite(model, { withoutDownloads: true });
   const raw = JSON.parse(decoder.decode(files.get(SITE_INDEX_FILE))) as Record<string, unknown>;
-  const load = (file: Record<string, unknown>): SiteIndex => {
-    const loaded = loadSiteIndex(file);
-    if (!loaded.ok) throw new Error(loaded.error);
-    return loaded.value;
-  };
   const { categoryTopics: _c, kindTopics: _k, ...older } = raw;
-  return { model, files, site: load(raw), computed: load(older) };
+  const computed = loadSiteIndex(older);
+  if (!computed.ok) throw new Error(computed.error);
+  return { model, files, site, computed: computed.value };
 }
 
 async function get(site: SiteIndex, files: ReadonlyMap<string, Uint8Array>, target: string) {
