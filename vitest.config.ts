@@ -11,11 +11,12 @@ export default defineConfig({
     exclude: ['test/heavy/**', '**/node_modules/**'],
     // The second builds the sample once for the suites that only read it (sampleSite()).
     globalSetup: ['test/global-setup.ts', 'test/helpers/sample-site-setup.ts'],
-    // HTTP tests start servers on loopback ports of their own; files run in parallel workers, at
-    // least two (vitest's default leaves one worker on a two-core machine; most of the suite
-    // waits on processes and the file system, so two halve its time there).
+    // HTTP tests start servers on loopback ports of their own; files run in parallel workers, one
+    // more than the cores (vitest's default is one fewer). With one a core, the cores were busy
+    // 1.77 of 2 on this machine: a fifth of the time a file waits on a child process, a timer or
+    // the file system. A third worker fills it: five runs 51-57 s against 56-66 s with two.
     pool: 'forks',
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: availableParallelism() + 1,
     // Files share their worker's modules: a fresh process and a fresh import of the generator for
     // each of ~90 files cost about half a second of CPU each. What a file must not leave behind is
     // undone per file by vitest (vi.setConfig, spies) or by test/helpers/per-file.ts (temporary
