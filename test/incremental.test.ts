@@ -203,11 +203,15 @@ describe('rescans', () => {
     const found = await session.rebuild([], { rescan: true });
     expect(found.ok).toBe(true);
     expect(found.skipped).toBe(false);
+    // An entry's text, found by a rescan as by an event: the fast path (render/patch.ts).
+    expect(found.fast).toBe(true);
     expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
     // And so with the configuration (another page size) and the categories (another title).
     const site = join(contentDir, 'site.yaml');
     writeFileSync(site, readFileSync(site, 'utf8').replace('pageSize: 20', 'pageSize: 25'));
-    expect((await session.rebuild([], { rescan: true })).skipped).toBe(false);
+    const resized = await session.rebuild([], { rescan: true });
+    expect(resized.skipped).toBe(false);
+    expect(resized.fast).toBeUndefined();
     expect(readTree(outDir)).toEqual(await fullBuild(contentDir));
     const categories = join(contentDir, 'categories.yaml');
     const text = readFileSync(categories, 'utf8');

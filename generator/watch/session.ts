@@ -255,10 +255,10 @@ export class BuildSession {
           timings,
         };
       }
+      // A rescan's changes too: an edit its listing met before the edit's own event came (every
+      // 5 s) took the general path, about 0.4 s on the whole diary instead of 60 ms.
       const edits =
-        mustRender || options.rescan === true || this.options.fastPath === false
-          ? null
-          : fastEdits(this.basis, this.state, this.kinds);
+        mustRender || this.options.fastPath === false ? null : fastEdits(this.basis, this.state, this.kinds);
       if (edits !== null) return this.patch(edits, caughtUp, t0, t1);
       const v = validate(this.state);
       const t2 = performance.now();
