@@ -4,6 +4,7 @@
 // limit, so that the rows waiting in its queue are a few pieces, not the whole site's text twice.
 // What the steps are is decided in downloads.ts. The thread is kept between jobs (kept-threads.ts).
 
+import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { keptThreads } from '../output/kept-threads.ts';
 import type { DatabaseStep } from './sqlite-steps.mjs';
@@ -57,6 +58,17 @@ export const GZIP_PIECE = 1_000_000;
  * whole diary) is not held for long by a process that builds no more.
  */
 const IDLE_MS = 5_000;
+
+/**
+ * sql.js's WebAssembly runs as V8's baseline compiler (Liftoff) makes it, never tiered up to its
+ * optimizing one (TurboFan): compiling SQLite's largest functions again took more memory and CPU
+ * than the faster code saved. Measured side by side (docs/performance.md, "The downloads' cost"):
+ * the whole diary's build 45-55 MB less peak RSS and no slower, a small site's build as a process
+ * 0.63 s of CPU instead of 1.01 s. V8's flags are the process's, not a module's; set here, in the
+ * main thread, before a database thread compiles sql.js. The process's other WebAssembly (fetch's
+ * HTTP parser) is small.
+ */
+setFlagsFromString('--liftoff-only');
 
 const threads = keptThreads(new URL('./database-worker.mjs', import.meta.url), IDLE_MS, { workerData: { gzip: GZIP } });
 
