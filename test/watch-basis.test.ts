@@ -5,8 +5,8 @@
 // bytes of a cold build either way. A session stopped before its downloads are current leaves
 // no manifest that claims them: the build then renders everything, as a cold build.
 
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
 import { BASIS_FILE, checkTree, readManifest } from '../generator/output/manifest.ts';
@@ -81,6 +81,8 @@ describe('what the watch mode leaves behind', () => {
     const reference = await colds.of(content);
     if (!reference.ok) throw new Error('the content is valid');
     expect(readFileSync(join(live, BASIS_FILE)).equals(readFileSync(join(reference.dir, BASIS_FILE)))).toBe(true);
+    // The records were written ahead beside the output (live-record.ts) and nothing of that is left.
+    expect(readdirSync(dirname(out)).filter((name) => name.includes('-record-'))).toEqual([]);
 
     expect((await rebuild(content, out)).mode).toBe('unchanged');
 

@@ -23,5 +23,14 @@ export interface Pieces {
   pieces(): Iterable<Uint8Array>;
 }
 
-/** A record's bytes: whole, or in pieces. */
-export type RecordBytes = Uint8Array | Pieces;
+/**
+ * A record's bytes written ahead into a temporary file beside its place, with their hash
+ * (manifest.ts writeRecordAhead): the manifest's writing renames it into place.
+ */
+export interface WrittenAhead {
+  temp: string;
+  hash: string;
+}
+
+/** A record's bytes: whole, in pieces, or already written ahead. */
+export type RecordBytes = Uint8Array | Pieces | WrittenAhead;

@@ -12,12 +12,22 @@
 // written again after the last, so a rebuild killed in between leaves a tree that is not trusted.
 
 import { createHash, type Hash } from 'node:crypto';
-import { type Dirent, lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  type Dirent,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Sources } from '../content/fingerprint.ts';
 import { readRegular } from '../content/read-regular.mjs';
-import type { RecordBytes } from './file.ts';
-import { replaceFile } from './replace-file.ts';
+import type { RecordBytes, WrittenAhead } from './file.ts';
+import { batchedWrites, replaceFile } from './replace-file.ts';
 
 export const MANIFEST_FILE = '.pepys-manifest.json';
 /**
@@ -106,6 +116,10 @@ function writeRecord(dir: string, name: string, text: string | RecordBytes | nul
     rmSync(join(dir, name), { force: true });
     return null;
   }
+  if (typeof text !== 'string' && 'temp' in text) {
+    renameSync(text.temp, join(dir, name));
+    return text.hash;
+  }
   if (typeof text === 'string' || text instanceof Uint8Array) {
     replaceFile(dir, name, text);
     return hashBytes(text);
@@ -124,15 +138,17 @@ function writeRecord(dir: string, name: string, text: string | RecordBytes | nul
 export function writeManifest(
   dir: string,
   m: Omit<Manifest, 'sources' | 'basis'>,
-  sources: Sources | null = null,
+  sources: Sources | WrittenAhead | null = null,
   basis: RecordBytes | null = null,
 ): string | null {
   const rows: Row[] = [...m.files]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, f]) => [path, f.hash, f.size, f.ino, f.mtimeMs]);
-  const sourcesText =
-    sources === null ? null : `${JSON.stringify({ setup: sources.setup, files: Object.fromEntries(sources.files) })}\n`;
-  const sourcesHash = writeRecord(dir, SOURCES_FILE, sourcesText);
+  const sourcesHash = writeRecord(
+    dir,
+    SOURCES_FILE,
+    sources === null || 'temp' in sources ? sources : sourcesText(sources),
+  );
   const basisHash = writeRecord(dir, BASIS_FILE, basis);
   writeRecord(dir, ASSETS_IGNORE_FILE, basis === null ? null : ASSETS_IGNORE_TEXT);
   const body = `{"format":${FORMAT},"inputs":${JSON.stringify(m.inputs)},"generator":${JSON.stringify(m.generator)},"changes":${JSON.stringify(m.changes)},"sources":${JSON.stringify(sourcesHash)},"basis":${JSON.stringify(basisHash)},"files":[\n${rows
@@ -140,6 +156,47 @@ export function writeManifest(
     .join(',\n')}\n]}\n`;
   replaceFile(dir, MANIFEST_FILE, body);
   return basisHash;
+}
+
+/** A sources file's text. */
+export const sourcesText = (sources: Sources): string =>
+  `${JSON.stringify({ setup: sources.setup, files: Object.fromEntries(sources.files) })}\n`;
+
+/**
+ * Writes record `name`'s bytes ahead of its manifest into directory `dir` (made if missing; on the
+ * tree's file system), hashing them as it goes, a batch at a time: between two, `go()` may let the
+ * event loop turn (the watch mode's server answers meanwhile: the whole diary's basis is 16.9 MB)
+ * and says whether the record is still wanted. Null, and no file left, when it is not;
+ * writeManifest renames it into the tree.
+ */
+export async function writeRecordAhead(
+  dir: string,
+  name: string,
+  pieces: Iterable<Uint8Array>,
+  go: () => Promise<boolean>,
+): Promise<WrittenAhead | null> {
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, name);
+  const hash = createHash('sha256');
+  const fd = openSync(temp, 'w');
+  let wanted = true;
+  try {
+    const writes = batchedWrites(fd, (batch) => hash.update(batch));
+    for (const piece of pieces) {
+      if (writes.add(piece) && !(await go())) {
+        wanted = false;
+        break;
+      }
+    }
+    if (wanted) writes.end();
+  } catch (err) {
+    wanted = false;
+    throw err;
+  } finally {
+    closeSync(fd);
+    if (!wanted) rmSync(temp, { force: true });
+  }
+  return wanted ? { temp, hash: hash.digest('hex') } : null;
 }
 
 export function removeManifest(dir: string): void {

@@ -28,26 +28,49 @@ function writeTemp(temp: string, body: OutputFile['body'] | Iterable<Uint8Array>
   // Opened before a piece is asked for: pieces made once are never lost to a retry.
   const fd = inItsDirectory(temp, () => openSync(temp, 'w'));
   try {
-    const batch = Buffer.allocUnsafe(BATCH_BYTES);
-    let held = 0;
-    const flush = (bytes: Uint8Array) => {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-    };
-    for (const piece of body) {
-      if (held + piece.length > BATCH_BYTES) {
-        flush(batch.subarray(0, held));
-        held = 0;
-      }
-      if (piece.length > BATCH_BYTES) flush(piece);
-      else {
-        batch.set(piece, held);
-        held += piece.length;
-      }
-    }
-    flush(batch.subarray(0, held));
+    const writes = batchedWrites(fd);
+    for (const piece of body) writes.add(piece);
+    writes.end();
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Pieces written to `fd` in batches of about a megabyte: `add` says whether it wrote one (each is
+ * given to `written` first), `end` writes what is held. Few writes for a body of many small lines.
+ */
+export function batchedWrites(
+  fd: number,
+  written: (bytes: Uint8Array) => void = () => {},
+): { add(piece: Uint8Array): boolean; end(): void } {
+  const batch = Buffer.allocUnsafe(BATCH_BYTES);
+  let held = 0;
+  const flush = (bytes: Uint8Array) => {
+    written(bytes);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+  };
+  return {
+    add(piece) {
+      let wrote = false;
+      if (held + piece.length > BATCH_BYTES) {
+        flush(batch.subarray(0, held));
+        held = 0;
+        wrote = true;
+      }
+      if (piece.length > BATCH_BYTES) {
+        flush(piece);
+        return true;
+      }
+      batch.set(piece, held);
+      held += piece.length;
+      return wrote;
+    },
+    end() {
+      flush(batch.subarray(0, held));
+      held = 0;
+    },
+  };
 }
 
 /**

@@ -10,7 +10,7 @@
 import { lstatSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
-import type { OutputFile, RecordBytes } from './file.ts';
+import type { OutputFile, RecordBytes, WrittenAhead } from './file.ts';
 import { type Changes, type FileFacts, factsOf, hashBytes, removeManifest, writeManifest } from './manifest.ts';
 import { replaceFile } from './replace-file.ts';
 
@@ -65,6 +65,21 @@ export class TreeWriter {
     this.unhashed.delete(path);
   }
 
+  /**
+   * Makes the hashes left for later ahead of `facts()`, one file at a time: between two, `go()`
+   * may let the event loop turn and says whether to go on (the watch mode's record, which then
+   * takes less of one turn). A file written meanwhile is hashed in its turn.
+   */
+  async hashAhead(go: () => Promise<boolean>): Promise<boolean> {
+    for (const [path, data] of this.unhashed) {
+      const f = this.files.get(path);
+      if (f !== undefined) f.hash = hashBytes(data);
+      this.unhashed.delete(path);
+      if (!(await go())) return false;
+    }
+    return true;
+  }
+
   /** What the tree holds, file by file, every hash made (see the constructor). */
   facts(): Map<string, FileFacts> {
     for (const [path, data] of this.unhashed) {
@@ -96,7 +111,7 @@ export class TreeWriter {
   record(
     inputs: string | null,
     changes: Changes | null,
-    sources: Sources | null = null,
+    sources: Sources | WrittenAhead | null = null,
     basis: RecordBytes | null = null,
   ): string | null {
     const basisHash = writeManifest(

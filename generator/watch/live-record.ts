@@ -3,13 +3,17 @@
 // session trusts its output as it trusts a build's (docs/pipeline.md). Once the downloads live are
 // those of the last valid render and no rebuild is under way: after an edit's answers are current,
 // never on their way. The content is read again to fingerprint it (render-inputs.ts: a file read
-// and unchanged since an earlier record is only looked at) and the basis serialized
-// (render/basis.ts), each a slice at a time so that the server answers in between; an edit, a
-// rebuild or a new live tree meanwhile drops the record, and the next render's follows.
+// and unchanged since an earlier record is only looked at), the basis serialized
+// (render/basis.ts) and it and the sources written beside the output (output/manifest.ts
+// writeRecordAhead), each a slice at a time so that the server answers in between; only the
+// renames and the manifest take one turn. An edit, a rebuild or a new live tree meanwhile drops
+// the record (and what it wrote ahead), and the next render's follows.
 
+import { rmSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { LoadOptions, Sources } from '../content/fingerprint.ts';
-import type { Pieces } from '../output/file.ts';
+import type { LoadOptions } from '../content/fingerprint.ts';
+import type { WrittenAhead } from '../output/file.ts';
+import { BASIS_FILE, SOURCES_FILE, sourcesText, writeRecordAhead } from '../output/manifest.ts';
 import { basisSteps } from '../render/basis.ts';
 import { describeFault } from './describe-fault.ts';
 import type { RenderBasis } from './fast-path.ts';
@@ -30,8 +34,12 @@ export interface RecordHost {
   downloadsIdle(): boolean;
   /** Resolves once they are (downloads-remake.ts settled). */
   downloadsSettled(): Promise<void>;
-  /** Writes the live tree's records (twin-trees.ts record). */
-  write(inputs: string, sources: Sources, basis: Pieces | null): void;
+  /** Where the records are written ahead (twin-trees.ts recordDir): on the live tree's file system. */
+  recordDir(): string;
+  /** Hashes the live tree's files written since its last record, between `go()`s (twin-trees.ts hashAhead). */
+  hashAhead(go: () => Promise<boolean>): Promise<boolean>;
+  /** Writes the live tree's records, renaming those written ahead into place (twin-trees.ts record). */
+  write(inputs: string, sources: WrittenAhead, basis: WrittenAhead | null): void;
   warn(line: string): void;
 }
 
@@ -106,22 +114,44 @@ export class LiveRecord {
       // Content that is not what was rendered: its rebuild follows, and records.
       if (inputs === null || stale()) return stale();
       const { model, search } = basis.site;
-      let basisLines: Pieces | null = null;
+      let turn = performance.now();
+      /** Lets the event loop turn once a slice of time is spent; whether the record is still wanted. */
+      const go = async (): Promise<boolean> => {
+        if (performance.now() - turn < SLICE_MS) return true;
+        await nextTurn();
+        turn = performance.now();
+        return !stale();
+      };
+      // The files written since the last record hashed, the basis made, then it and the sources
+      // written beside the output, a slice at a time; only their renames and the manifest are left
+      // for one turn (twin-trees.ts record).
+      if (!(await host.hashAhead(go))) return true;
+      let basisLines: Iterable<Uint8Array> | null = null;
       if (search !== undefined) {
         const steps = basisSteps(model, search);
-        let turn = performance.now();
         for (let step = steps.next(); ; step = steps.next()) {
           if (step.done === true) {
-            basisLines = step.value;
+            basisLines = step.value.pieces();
             break;
           }
-          if (performance.now() - turn < SLICE_MS) continue;
-          await nextTurn();
-          if (stale()) return true;
-          turn = performance.now();
+          if (!(await go())) return true;
         }
       }
-      host.write(inputs.fingerprint, inputs.sources, basisLines);
+      const dir = host.recordDir();
+      try {
+        const sources = await writeRecordAhead(dir, SOURCES_FILE, [Buffer.from(sourcesText(inputs.sources))], go);
+        if (sources === null) return true;
+        let basisAhead: WrittenAhead | null = null;
+        if (basisLines !== null) {
+          basisAhead = await writeRecordAhead(dir, BASIS_FILE, basisLines, go);
+          if (basisAhead === null) return true;
+        }
+        if (stale()) return true;
+        host.write(inputs.fingerprint, sources, basisAhead);
+      } finally {
+        // Empty once the records were renamed into the tree; else what was written for nothing.
+        rmSync(dir, { recursive: true, force: true });
+      }
       this.recordedVersion = version;
     } catch (err) {
       this.host.warn(`recording what ${host.contentDir} was made of beside the output failed: ${describeFault(err)}`);

@@ -141,6 +141,8 @@ export class BuildSession {
       rebuilding: () => this.rebuilding !== 0,
       downloadsIdle: () => this.downloads.idle,
       downloadsSettled: () => this.downloads.settled(),
+      recordDir: () => this.twins.recordDir(),
+      hashAhead: (go) => this.twins.hashAhead(go),
       write: (inputs, sources, basis) => this.twins.record(inputs, sources, basis),
       warn: (line) => this.warn(line),
     });

@@ -13,9 +13,10 @@
 // has settled (session.ts), never on the way to an edit's answers.
 
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Sources } from '../content/fingerprint.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
-import type { OutputFile, RecordBytes } from '../output/file.ts';
+import type { OutputFile, RecordBytes, WrittenAhead } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
 import { changesBetween, type FileFacts } from '../output/manifest.ts';
@@ -216,12 +217,25 @@ export class TwinTrees {
     return changed;
   }
 
+  /** The live tree's hashes left for later, made ahead of its record (tree-writer.ts hashAhead). */
+  hashAhead(go: () => Promise<boolean>): Promise<boolean> {
+    return this.gens[this.live].writer.hashAhead(go);
+  }
+
+  /**
+   * Where the live tree's records are written ahead (live-record.ts): beside the output, not in a
+   * tree that readers see, and swept by the next build if this process dies (output/trash.ts).
+   */
+  recordDir(): string {
+    return join(dirname(this.outDir), `.${basename(this.outDir)}-record-${process.pid}`);
+  }
+
   /**
    * Writes the live tree's manifest (made of `inputs`, this generator's), with its sources and
    * basis beside it: what `npm run build` then trusts (output/rebuild.ts). The caller says the
    * tree is of those inputs (session.ts); what changed is told from the last manifest written here.
    */
-  record(inputs: string, sources: Sources, basis: RecordBytes | null): void {
+  record(inputs: string, sources: Sources | WrittenAhead, basis: RecordBytes | null): void {
     const { writer } = this.gens[this.live];
     const files = writer.facts();
     const changes = this.recorded === null ? null : changesBetween(this.recorded, files);
