@@ -280,6 +280,7 @@ describe('leftovers of killed builds', () => {
     expect(leftoverOf(out, '.public-link-12')).toEqual({ role: 'link', pid: 12 });
     expect(leftoverOf(out, '.public-gen-a-12')).toEqual({ role: 'gen-a', pid: 12 });
     expect(leftoverOf(out, '.public-record-12')).toEqual({ role: 'record', pid: 12 });
+    expect(leftoverOf(out, '.public-downloads-12')).toEqual({ role: 'downloads', pid: 12 });
     expect(leftoverOf(out, '.public-trash-12-1700000000000-3')).toEqual({ role: 'trash', pid: 12 });
     for (const name of [
       'public',
@@ -307,6 +308,7 @@ describe('leftovers of killed builds', () => {
         `.public-prev-${dead}`,
         `.public-gen-b-${dead}`,
         `.public-record-${dead}`,
+        `.public-downloads-${dead}`,
         `.public-trash-${dead}-1-0`,
       ];
       const liveNames = [`.public-next-${live.pid}`, `.public-trash-${live.pid}-1-0`];

@@ -7,7 +7,7 @@
 // A tree that is being changed has no manifest: it is removed before the first write (or removal)
 // and written again by `record`, so a process killed in between leaves a tree that no build trusts.
 
-import { lstatSync, rmSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import type { OutputFile, RecordBytes, WrittenAhead } from './file.ts';
@@ -55,6 +55,56 @@ export class TreeWriter {
     if (later) this.unhashed.set(path, data);
     else this.unhashed.delete(path);
     this.files.set(path, factsOf(later ? '' : (hash ?? hashBytes(data)), lstatSync(join(this.dir, path))));
+  }
+
+  /**
+   * Puts at `path` the file `from` (written ahead on this tree's file system, its bytes' SHA-256
+   * `hash`): one rename, not a write. For the watch mode's downloads, tens of megabytes.
+   */
+  adopt(path: string, from: string, hash: string): void {
+    this.begin();
+    const target = join(this.dir, path);
+    try {
+      renameSync(from, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || lstatSync(from, { throwIfNoEntry: false }) === undefined)
+        throw err;
+      mkdirSync(dirname(target), { recursive: true });
+      renameSync(from, target);
+    }
+    this.unhashed.delete(path);
+    this.files.set(path, factsOf(hash, lstatSync(target)));
+  }
+
+  /**
+   * Puts at `path` `body`, which `source` (another tree's writer) wrote at the same path: a hard
+   * link to its file when that file is still as it wrote it (its size, inode and modification
+   * time), no bytes written; else a write. Files are only ever replaced by a rename
+   * (replace-file.ts), never changed in place, so two trees may share one.
+   */
+  linkOrWrite(path: string, body: Uint8Array, source: TreeWriter): void {
+    const from = join(source.dir, path);
+    const f = source.files.get(path);
+    const s = f === undefined ? undefined : lstatSync(from, { throwIfNoEntry: false });
+    if (f === undefined || s === undefined || s.size !== f.size || s.ino !== f.ino || s.mtimeMs !== f.mtimeMs) {
+      this.write(path, body);
+      return;
+    }
+    this.begin();
+    const target = join(this.dir, path);
+    const temp = `${target}.${process.pid}.link`;
+    rmSync(temp, { force: true });
+    try {
+      linkSync(from, temp);
+      renameSync(temp, target);
+    } catch (err) {
+      rmSync(temp, { force: true });
+      throw err;
+    }
+    const later = this.hashLater;
+    if (later) this.unhashed.set(path, body);
+    else this.unhashed.delete(path);
+    this.files.set(path, factsOf(later ? '' : hashBytes(body), lstatSync(target)));
   }
 
   /** Removes the file at `path`. */

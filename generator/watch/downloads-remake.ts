@@ -9,6 +9,7 @@ import { type Downloads, downloadFiles, downloadFilesInThread } from '../render/
 import type { RenderedSite } from '../render/patch.ts';
 import type { RenderMemo } from '../render/render-memo.ts';
 import { describeFault } from './describe-fault.ts';
+import type { FileAhead } from './twin-trees.ts';
 
 type Model = RenderedSite['model'];
 
@@ -17,7 +18,11 @@ interface DownloadsRun {
   model: Model;
   stop: AbortController;
   made: Downloads | null;
+  /** Its large files written ahead (twin-trees.ts writeAhead), by path. */
+  ahead: ReadonlyMap<string, FileAhead>;
 }
+
+const NONE_AHEAD: ReadonlyMap<string, FileAhead> = new Map();
 
 /** What the remake needs of its session. */
 export interface DownloadsHost {
@@ -29,8 +34,15 @@ export interface DownloadsHost {
   delayMs(): number;
   /** Whether rebuilds are under way (made downloads then wait for them to end). */
   rebuilding(): boolean;
-  /** Puts made downloads live; returns the paths changed. */
-  putLive(downloads: Downloads): string[];
+  /**
+   * Writes the downloads' large files ahead beside the output while `wanted()`, a slice at a time
+   * (twin-trees.ts writeAhead); what it wrote, by path.
+   */
+  writeAhead(downloads: Downloads, wanted: () => boolean): Promise<ReadonlyMap<string, FileAhead>>;
+  /** Removes what was written ahead and not put live. */
+  discardAhead(ahead: ReadonlyMap<string, FileAhead>): void;
+  /** Puts made downloads live, renaming those written ahead into place; returns the paths changed. */
+  putLive(downloads: Downloads, ahead: ReadonlyMap<string, FileAhead>): string[];
   warn(line: string): void;
 }
 
@@ -115,22 +127,42 @@ export class DownloadsRemake {
       this.settle();
       return;
     }
-    const run: DownloadsRun = { model, stop: new AbortController(), made: null };
+    const run: DownloadsRun = { model, stop: new AbortController(), made: null, ahead: NONE_AHEAD };
     this.run = run;
-    // A piece of the work here at a time, the server answering between two.
-    downloadFilesInThread(model, { signal: run.stop.signal, pace: () => nextTurn(), memo: this.host.memo() }).then(
-      (made) => {
-        if (this.run !== run) return;
-        run.made = made;
-        if (!this.host.rebuilding()) this.made(run);
-      },
-      (err: unknown) => {
-        if (this.run !== run) return;
-        this.run = null;
-        this.host.warn(`making the downloads failed: ${describeFault(err)}`);
-        this.settle();
-      },
-    );
+    void this.make(run);
+  }
+
+  /** Makes `run`'s downloads and writes their large files ahead, then puts them live (made). */
+  private async make(run: DownloadsRun): Promise<void> {
+    let made: Downloads;
+    try {
+      // A piece of the work here at a time, the server answering between two.
+      made = await downloadFilesInThread(run.model, {
+        signal: run.stop.signal,
+        pace: () => nextTurn(),
+        memo: this.host.memo(),
+      });
+    } catch (err) {
+      if (this.run !== run) return;
+      this.run = null;
+      this.host.warn(`making the downloads failed: ${describeFault(err)}`);
+      this.settle();
+      return;
+    }
+    if (this.run !== run) return;
+    let ahead = NONE_AHEAD;
+    try {
+      ahead = await this.host.writeAhead(made, () => this.run === run);
+    } catch {
+      // Nothing written ahead (a full disk, say): going live writes the files, and says so if it fails.
+    }
+    if (this.run !== run) {
+      this.host.discardAhead(ahead);
+      return;
+    }
+    run.made = made;
+    run.ahead = ahead;
+    if (!this.host.rebuilding()) this.made(run);
   }
 
   /** Puts made downloads live, if the content is still what they were made of. */
@@ -138,8 +170,9 @@ export class DownloadsRemake {
     this.run = null;
     try {
       if (run.made === null || this.host.model() !== run.model) return [];
-      return this.host.putLive(run.made);
+      return this.host.putLive(run.made, run.ahead);
     } finally {
+      this.host.discardAhead(run.ahead);
       this.settle();
     }
   }
@@ -149,6 +182,7 @@ export class DownloadsRemake {
     const run = this.run;
     this.run = null;
     run?.stop.abort();
+    if (run !== null) this.host.discardAhead(run.ahead);
   }
 
   /** Makes the downloads of the last valid model on this thread and puts them live. */
@@ -164,7 +198,7 @@ export class DownloadsRemake {
         this.host.warn(`making the downloads failed: ${describeFault(err)}`);
         return [];
       }
-      return this.host.putLive(made);
+      return this.host.putLive(made, NONE_AHEAD);
     } finally {
       this.settle();
     }

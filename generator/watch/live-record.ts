@@ -10,7 +10,6 @@
 // the record (and what it wrote ahead), and the next render's follows.
 
 import { rmSync } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LoadOptions } from '../content/fingerprint.ts';
 import type { WrittenAhead } from '../output/file.ts';
 import { BASIS_FILE, SOURCES_FILE, sourcesText, writeRecordAhead } from '../output/manifest.ts';
@@ -18,9 +17,7 @@ import { basisSteps } from '../render/basis.ts';
 import { describeFault } from './describe-fault.ts';
 import type { RenderBasis } from './fast-path.ts';
 import { type KeptDigests, renderInputs } from './render-inputs.ts';
-
-/** Milliseconds of serializing the basis between two turns of the event loop. */
-const SLICE_MS = 5;
+import { slices } from './slices.ts';
 
 /** What the record needs of its session. */
 export interface RecordHost {
@@ -114,14 +111,7 @@ export class LiveRecord {
       // Content that is not what was rendered: its rebuild follows, and records.
       if (inputs === null || stale()) return stale();
       const { model, search } = basis.site;
-      let turn = performance.now();
-      /** Lets the event loop turn once a slice of time is spent; whether the record is still wanted. */
-      const go = async (): Promise<boolean> => {
-        if (performance.now() - turn < SLICE_MS) return true;
-        await nextTurn();
-        turn = performance.now();
-        return !stale();
-      };
+      const go = slices(() => !stale());
       // The files written since the last record hashed, the basis made, then it and the sources
       // written beside the output, a slice at a time; only their renames and the manifest are left
       // for one turn (twin-trees.ts record).

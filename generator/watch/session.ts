@@ -34,7 +34,7 @@ import { describeFault } from './describe-fault.ts';
 import { DownloadsRemake } from './downloads-remake.ts';
 import { basisOf, CategoryKinds, fastEdits, problemsKey, type RenderBasis, warmFastPath } from './fast-path.ts';
 import { LiveRecord } from './live-record.ts';
-import { applyFiles, applySome, type Generation, ofOutput, TwinTrees } from './twin-trees.ts';
+import { applyFiles, applySome, type FileAhead, type Generation, ofOutput, TwinTrees } from './twin-trees.ts';
 
 export interface SessionOptions extends LoadOptions {
   contentDir: string;
@@ -106,7 +106,9 @@ export class BuildSession {
     memo: () => this.downloadsMemo,
     delayMs: () => this.options.downloadsDelayMs ?? DOWNLOADS_DELAY_MS,
     rebuilding: () => this.rebuilding !== 0,
-    putLive: (downloads) => this.putDownloadsLive(downloads),
+    writeAhead: (downloads, wanted) => this.twins.writeAhead(downloads.files, wanted),
+    discardAhead: (ahead) => this.twins.discardAhead(ahead),
+    putLive: (downloads, ahead) => this.putDownloadsLive(downloads, ahead),
     warn: (line) => this.warn(line),
   });
   /** Rebuilds under way: made downloads wait for them to end before they go live. */
@@ -141,7 +143,7 @@ export class BuildSession {
       rebuilding: () => this.rebuilding !== 0,
       downloadsIdle: () => this.downloads.idle,
       downloadsSettled: () => this.downloads.settled(),
-      recordDir: () => this.twins.recordDir(),
+      recordDir: () => this.twins.aheadDir('record'),
       hashAhead: (go) => this.twins.hashAhead(go),
       write: (inputs, sources, basis) => this.twins.record(inputs, sources, basis),
       warn: (line) => this.warn(line),
@@ -407,10 +409,10 @@ export class BuildSession {
   }
 
   /** Puts the downloads live like a rebuild's files: the files first, their list after them. */
-  private putDownloadsLive(downloads: Downloads): string[] {
+  private putDownloadsLive(downloads: Downloads, ahead: ReadonlyMap<string, FileAhead>): string[] {
     try {
       this.twins.finishCatchUp();
-      return this.goLive((gen) => applySome(gen, [...downloads.files, downloads.list]));
+      return this.goLive((gen) => applySome(gen, [...downloads.files, downloads.list], ahead));
     } catch (err) {
       this.warn(`making the downloads failed: ${describeFault(err)}`);
       return [];

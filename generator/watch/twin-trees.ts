@@ -12,18 +12,19 @@
 // on disk. The live tree's manifest, sources and basis are written by `record` once the session
 // has settled (session.ts), never on the way to an edit's answers.
 
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Sources } from '../content/fingerprint.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import type { OutputFile, RecordBytes, WrittenAhead } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
-import { changesBetween, type FileFacts } from '../output/manifest.ts';
+import { changesBetween, type FileFacts, writeRecordAhead } from '../output/manifest.ts';
 import { discard } from '../output/trash.ts';
 import { TreeWriter } from '../output/tree-writer.ts';
 import { sameBody } from '../render/render-site.ts';
 import { describeFault } from './describe-fault.ts';
+import { slices } from './slices.ts';
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 const GRACE_MS = 1000;
@@ -50,12 +51,26 @@ const ofTree =
     for (const [path, body] of tree) visit(path, body);
   };
 
-/** Writes those of `files` whose bytes differ from what `gen` holds; returns their paths. */
-export function applySome(gen: Generation, files: readonly OutputFile[]): string[] {
+/** A file written ahead (session.ts, the downloads): where, the hash of its bytes, and those bytes. */
+export interface FileAhead extends WrittenAhead {
+  body: Uint8Array;
+}
+
+/**
+ * Writes those of `files` whose bytes differ from what `gen` holds; returns their paths. A file
+ * written ahead with the same bytes (`ahead`, by path) is renamed into place instead.
+ */
+export function applySome(
+  gen: Generation,
+  files: readonly OutputFile[],
+  ahead: ReadonlyMap<string, FileAhead> = new Map(),
+): string[] {
   const changed: string[] = [];
   for (const { path, body } of files) {
     if (sameBody(gen.bodies.get(path), body)) continue;
-    gen.writer.write(path, body);
+    const made = ahead.get(path);
+    if (made?.body === body) gen.writer.adopt(path, made.temp, made.hash);
+    else gen.writer.write(path, body);
     gen.bodies.set(path, body);
     changed.push(path);
   }
@@ -63,16 +78,35 @@ export function applySome(gen: Generation, files: readonly OutputFile[]): string
 }
 
 /**
+ * Bytes from which a file is written ahead (TwinTrees.writeAhead) and linked from the other tree
+ * rather than written again (applyFiles): the downloads (the sample's database is 332 KB, the whole
+ * diary's 20.9 MB), not the site's pages.
+ */
+const LINK_BYTES = 64 * 1024;
+
+/** A body in pieces of a megabyte, so that writing it ahead lets the event loop turn between them. */
+function* piecesOf(body: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < body.length; at += 1 << 20) yield body.subarray(at, at + (1 << 20));
+}
+
+/** Writes `body` at `path` in `gen`, or links it from `linkFrom`'s tree, which holds it, when it is large. */
+function put(gen: Generation, path: string, body: OutputFile['body'], linkFrom: TreeWriter | undefined): void {
+  if (linkFrom !== undefined && typeof body !== 'string' && body.length >= LINK_BYTES) {
+    gen.writer.linkOrWrite(path, body, linkFrom);
+  } else gen.writer.write(path, body);
+}
+
+/**
  * Makes `gen` hold `files`, and updates what it holds to match, in place: a long session does not
  * churn a new map of every path per rebuild. Returns the paths that differed.
  */
-export function applyFiles(gen: Generation, files: Files): string[] {
+export function applyFiles(gen: Generation, files: Files, linkFrom?: TreeWriter): string[] {
   const changed: string[] = [];
   let count = 0;
   files((path, body) => {
     count++;
     if (!sameBody(gen.bodies.get(path), body)) {
-      gen.writer.write(path, body);
+      put(gen, path, body, linkFrom);
       gen.bodies.set(path, body);
       changed.push(path);
     }
@@ -144,6 +178,8 @@ export class TwinTrees {
   private recorded: Map<string, FileFacts> | null;
   private readonly outDir: string;
   private readonly warn: (line: string) => void;
+  /** Names the files written ahead, each its own (a stopped run's may still be in the directory). */
+  private aheadCount = 0;
 
   private constructor(
     outDir: string,
@@ -188,10 +224,11 @@ export class TwinTrees {
     return this.gens[this.live].bodies;
   }
 
-  /** Stops the pending catch-up (the trees stay as they are). */
+  /** Stops the pending catch-up (the trees stay as they are); removes what was written ahead. */
   close(): void {
     if (this.catchUp !== null) clearTimeout(this.catchUp);
     this.catchUp = null;
+    rmSync(this.aheadDir('downloads'), { recursive: true, force: true });
   }
 
   /**
@@ -223,11 +260,49 @@ export class TwinTrees {
   }
 
   /**
-   * Where the live tree's records are written ahead (live-record.ts): beside the output, not in a
-   * tree that readers see, and swept by the next build if this process dies (output/trash.ts).
+   * Where the live tree's records (live-record.ts) or the downloads are written ahead: beside the
+   * output, not in a tree that readers see, and swept by the next build if this process dies
+   * (output/trash.ts).
    */
-  recordDir(): string {
-    return join(dirname(this.outDir), `.${basename(this.outDir)}-record-${process.pid}`);
+  aheadDir(of: 'record' | 'downloads'): string {
+    return join(dirname(this.outDir), `.${basename(this.outDir)}-${of}-${process.pid}`);
+  }
+
+  /**
+   * Writes ahead those of `files` (the downloads: tens of megabytes) that are large and differ from
+   * the live tree's, a slice at a time while `wanted()`: going live is then a rename of each
+   * (applySome) instead of a write that keeps the server from answering. What was written so far
+   * when it is no longer wanted is given back too, for discardAhead.
+   */
+  async writeAhead(
+    files: readonly { path: string; body: Uint8Array }[],
+    wanted: () => boolean,
+  ): Promise<Map<string, FileAhead>> {
+    const ahead = new Map<string, FileAhead>();
+    const go = slices(wanted);
+    try {
+      for (const { path, body } of files) {
+        if (body.length < LINK_BYTES || sameBody(this.liveTree.get(path), body)) continue;
+        const name = `${++this.aheadCount}`;
+        const made = await writeRecordAhead(this.aheadDir('downloads'), name, piecesOf(body), go);
+        if (made === null) break;
+        ahead.set(path, { ...made, body });
+      }
+    } catch (err) {
+      this.discardAhead(ahead);
+      throw err;
+    }
+    return ahead;
+  }
+
+  /** Removes what writeAhead wrote and applySome did not rename into a tree, and the directory once empty. */
+  discardAhead(ahead: ReadonlyMap<string, FileAhead>): void {
+    for (const { temp } of ahead.values()) rmSync(temp, { force: true });
+    try {
+      rmdirSync(this.aheadDir('downloads'));
+    } catch {
+      // Not there, or another run's file is still in it (that run removes it).
+    }
   }
 
   /**
@@ -273,7 +348,9 @@ export class TwinTrees {
     if (this.catchUp !== null) clearTimeout(this.catchUp);
     this.catchUp = null;
     if (!this.behind) return 0;
-    const n = applyFiles(this.gens[otherSlot(this.live)], ofTree(this.liveTree)).length;
+    // The live tree holds each of these files: a large one is linked from there.
+    const live = this.gens[this.live];
+    const n = applyFiles(this.gens[otherSlot(this.live)], ofTree(live.bodies), live.writer).length;
     this.behind = false;
     return n;
   }

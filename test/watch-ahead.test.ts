@@ -1,0 +1,107 @@
+// What the watch mode writes ahead so that the server keeps answering: the downloads' large files
+// are written beside the output a slice at a time and renamed into the tree that goes live
+// (twin-trees.ts writeAhead, applySome), and the tree that was live gets them as hard links at its
+// catch-up instead of a second write (applyFiles). The bytes stay a cold build's.
+
+import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import type { OutputFile } from '../generator/output/file.ts';
+import { otherSlot, slotDir } from '../generator/output/generations.ts';
+import { applySome, TwinTrees } from '../generator/watch/twin-trees.ts';
+import { startWatching } from '../generator/watch/watch.ts';
+import { ColdBuilds, differing } from './helpers/edit-sequences.ts';
+import { readTreeBytes } from './helpers/files.ts';
+import { editText } from './helpers/rebuild-steps.ts';
+import { tempDir } from './helpers/temp.ts';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
+const DATABASE = 'api/v1/downloads/diary.sqlite';
+const beside = (out: string) => readdirSync(dirname(out)).filter((n) => /-(downloads|record)-\d+$/.test(n));
+
+describe('the downloads written ahead', () => {
+  it('go live as a cold build has them, edit after edit, and leave nothing beside the output', async () => {
+    const content = join(tempDir('pepys-ahead-'), 'content');
+    cpSync(SAMPLE, content, { recursive: true });
+    const out = join(tempDir('pepys-ahead-out-'), 'public');
+    const watcher = await startWatching({
+      contentDir: content,
+      outDir: out,
+      env: {},
+      events: false,
+      rescanMs: 0,
+      downloadsDelayMs: 0,
+      onWarning: (line) => {
+        throw new Error(line);
+      },
+    });
+    const colds = new ColdBuilds();
+    try {
+      // The sample's database (about 330 KB) is past the size written ahead.
+      expect(lstatSync(join(out, DATABASE)).size).toBeGreaterThan(64 * 1024);
+      for (const [i, file] of ['entries/1660/1660-01-01.html', 'entries/1660/1660-01-02.html'].entries()) {
+        const before = readFileSync(join(out, DATABASE));
+        editText(content, file, `Ahead ${i}.`);
+        await watcher.rescan();
+        await watcher.session.downloadsSettled();
+        expect(readFileSync(join(out, DATABASE)).equals(before), 'the database changed').toBe(false);
+        const reference = await colds.of(content);
+        if (!reference.ok) throw new Error(reference.problems.join('\n'));
+        expect(differing(readTreeBytes(out), reference.tree)).toEqual([]);
+        expect(beside(out)).toEqual([]);
+      }
+    } finally {
+      await watcher.close();
+    }
+    expect(beside(out)).toEqual([]);
+  });
+});
+
+describe('TwinTrees', () => {
+  const site = (db: Uint8Array): OutputFile[] => [
+    { path: 'api/v1/index.json', body: '{}' },
+    { path: DATABASE, body: db },
+  ];
+  const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill);
+
+  it('renames what it wrote ahead into the tree going live, and links it into the other at its catch-up', async () => {
+    const out = join(tempDir('pepys-twins-'), 'public');
+    const twins = TwinTrees.write(out, 'a', site(bytes(100_000, 1)), () => {}, null);
+    const next = bytes(3_000_000, 2);
+    const ahead = await twins.writeAhead([{ path: DATABASE, body: next }], () => true);
+    expect([...ahead.keys()]).toEqual([DATABASE]);
+    const temp = ahead.get(DATABASE)?.temp as string;
+    const ino = lstatSync(temp).ino;
+    const changed = twins.goLive((gen) => applySome(gen, site(next), ahead));
+    twins.discardAhead(ahead);
+    expect(changed).toEqual([DATABASE]);
+    const live = realpathSync(out);
+    expect(lstatSync(join(live, DATABASE)).ino).toBe(ino);
+    expect(readFileSync(join(live, DATABASE)).equals(next)).toBe(true);
+    expect(beside(out)).toEqual([]);
+
+    twins.finishCatchUp();
+    const other = slotDir(out, otherSlot(twins.liveSlot));
+    expect(lstatSync(join(other, DATABASE)).ino).toBe(ino);
+    twins.close();
+  });
+
+  it('writes at the catch-up a file the live tree no longer holds as it wrote it (replaced by hand)', async () => {
+    const out = join(tempDir('pepys-twins-'), 'public');
+    const twins = TwinTrees.write(out, 'a', site(bytes(100_000, 1)), () => {}, null);
+    const next = bytes(200_000, 3);
+    twins.goLive((gen) => applySome(gen, site(next)));
+    const live = realpathSync(out);
+    // Replaced by hand (a new file, the same bytes): not the file the tree's facts name.
+    writeFileSync(join(live, `${DATABASE}.x`), next);
+    cpSync(join(live, `${DATABASE}.x`), join(live, DATABASE));
+    twins.finishCatchUp();
+    const other = slotDir(out, otherSlot(twins.liveSlot));
+    expect(lstatSync(join(other, DATABASE)).ino).not.toBe(lstatSync(join(live, DATABASE)).ino);
+    expect(readFileSync(join(other, DATABASE)).equals(next)).toBe(true);
+    twins.close();
+  });
+});
