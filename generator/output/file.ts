@@ -24,8 +24,8 @@ export interface Pieces {
 }
 
 /**
- * A record's bytes written ahead into a temporary file beside its place, with their hash
- * (manifest.ts writeRecordAhead): the manifest's writing renames it into place.
+ * Bytes written ahead into a temporary file on the file system of the tree they go to, with their
+ * hash (replace-file.ts writeAhead): renamed into place later (a record by writeManifest).
  */
 export interface WrittenAhead {
   temp: string;

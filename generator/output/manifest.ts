@@ -12,22 +12,12 @@
 // written again after the last, so a rebuild killed in between leaves a tree that is not trusted.
 
 import { createHash, type Hash } from 'node:crypto';
-import {
-  closeSync,
-  type Dirent,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  type Stats,
-} from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, renameSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Sources } from '../content/fingerprint.ts';
 import { readRegular } from '../content/read-regular.mjs';
 import type { RecordBytes, WrittenAhead } from './file.ts';
-import { batchedWrites, replaceFile } from './replace-file.ts';
+import { replaceFile } from './replace-file.ts';
 
 export const MANIFEST_FILE = '.pepys-manifest.json';
 /**
@@ -93,6 +83,11 @@ export interface Manifest {
 
 export function hashBytes(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+/** Whether the file on disk (its stats) is still the one written with these facts. */
+export function isAsWritten(f: FileFacts, s: Pick<Stats, 'size' | 'ino' | 'mtimeMs'>): boolean {
+  return s.size === f.size && s.ino === f.ino && s.mtimeMs === f.mtimeMs;
 }
 
 /** The facts of a file just written, from its stats. */
@@ -161,43 +156,6 @@ export function writeManifest(
 /** A sources file's text. */
 export const sourcesText = (sources: Sources): string =>
   `${JSON.stringify({ setup: sources.setup, files: Object.fromEntries(sources.files) })}\n`;
-
-/**
- * Writes record `name`'s bytes ahead of its manifest into directory `dir` (made if missing; on the
- * tree's file system), hashing them as it goes, a batch at a time: between two, `go()` may let the
- * event loop turn (the watch mode's server answers meanwhile: the whole diary's basis is 16.9 MB)
- * and says whether the record is still wanted. Null, and no file left, when it is not;
- * writeManifest renames it into the tree.
- */
-export async function writeRecordAhead(
-  dir: string,
-  name: string,
-  pieces: Iterable<Uint8Array>,
-  go: () => Promise<boolean>,
-): Promise<WrittenAhead | null> {
-  mkdirSync(dir, { recursive: true });
-  const temp = join(dir, name);
-  const hash = createHash('sha256');
-  const fd = openSync(temp, 'w');
-  let wanted = true;
-  try {
-    const writes = batchedWrites(fd, (batch) => hash.update(batch));
-    for (const piece of pieces) {
-      if (writes.add(piece) && !(await go())) {
-        wanted = false;
-        break;
-      }
-    }
-    if (wanted) writes.end();
-  } catch (err) {
-    wanted = false;
-    throw err;
-  } finally {
-    closeSync(fd);
-    if (!wanted) rmSync(temp, { force: true });
-  }
-  return wanted ? { temp, hash: hash.digest('hex') } : null;
-}
 
 export function removeManifest(dir: string): void {
   rmSync(join(dir, MANIFEST_FILE), { force: true });
@@ -396,7 +354,7 @@ export function checkTree(dir: string, m: Manifest): boolean {
       if (f === undefined || !d.isFile()) return false;
       const s = lstatSync(absolute);
       count++;
-      return s.size === f.size && s.ino === f.ino && s.mtimeMs === f.mtimeMs;
+      return isAsWritten(f, s);
     });
     return same && count === m.files.size;
   } catch {

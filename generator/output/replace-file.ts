@@ -1,15 +1,16 @@
 // Writing one file of a tree that others may be reading: never in place (a reader, or a hard-link
 // snapshot of the tree, would see it change), always a new file renamed over the old one.
 
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { OutputFile } from './file.ts';
+import type { OutputFile, WrittenAhead } from './file.ts';
 
 /** Bytes gathered before a write when a body comes in pieces (a basis's pieces are its lines). */
 const BATCH_BYTES = 1 << 20;
 
 /** `create()` of a file at `path`, tried again once its directory is made if that is missing. */
-function inItsDirectory<T>(path: string, create: () => T): T {
+export function inItsDirectory<T>(path: string, create: () => T): T {
   try {
     return create();
   } catch (err) {
@@ -40,7 +41,7 @@ function writeTemp(temp: string, body: OutputFile['body'] | Iterable<Uint8Array>
  * Pieces written to `fd` in batches of about a megabyte: `add` says whether it wrote one (each is
  * given to `written` first), `end` writes what is held. Few writes for a body of many small lines.
  */
-export function batchedWrites(
+function batchedWrites(
   fd: number,
   written: (bytes: Uint8Array) => void = () => {},
 ): { add(piece: Uint8Array): boolean; end(): void } {
@@ -79,10 +80,17 @@ export function batchedWrites(
  * in pieces is written as they come, never held whole.
  */
 export function replaceFile(dir: string, path: string, body: OutputFile['body'] | Iterable<Uint8Array>): void {
-  const target = join(dir, path);
+  placeFile(join(dir, path), (temp) => writeTemp(temp, body));
+}
+
+/**
+ * Puts at `target` the file that `make` creates at a temporary path beside it (a write, a hard
+ * link), by one rename; on a failure the temporary file is removed and the error names `target`.
+ */
+export function placeFile(target: string, make: (temp: string) => void): void {
   const temp = `${target}.${process.pid}.tmp`;
   try {
-    writeTemp(temp, body);
+    make(temp);
     renameSync(temp, target);
   } catch (err) {
     rmSync(temp, { force: true });
@@ -94,4 +102,41 @@ export function replaceFile(dir: string, path: string, body: OutputFile['body'] 
     }
     throw err;
   }
+}
+
+/**
+ * Writes `pieces` ahead into `name` in directory `dir` (made if missing; on the file system of the
+ * tree it is to be renamed into), hashing them as it goes, a batch at a time: between two, `go()`
+ * may let the event loop turn (the watch mode's server answers meanwhile: the whole diary's basis
+ * is 16.9 MB, its database 20.9 MB) and says whether the file is still wanted. Null, and no file
+ * left, when it is not.
+ */
+export async function writeAhead(
+  dir: string,
+  name: string,
+  pieces: Iterable<Uint8Array>,
+  go: () => Promise<boolean>,
+): Promise<WrittenAhead | null> {
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, name);
+  const hash = createHash('sha256');
+  const fd = openSync(temp, 'w');
+  let wanted = true;
+  try {
+    const writes = batchedWrites(fd, (batch) => hash.update(batch));
+    for (const piece of pieces) {
+      if (writes.add(piece) && !(await go())) {
+        wanted = false;
+        break;
+      }
+    }
+    if (wanted) writes.end();
+  } catch (err) {
+    wanted = false;
+    throw err;
+  } finally {
+    closeSync(fd);
+    if (!wanted) rmSync(temp, { force: true });
+  }
+  return wanted ? { temp, hash: hash.digest('hex') } : null;
 }

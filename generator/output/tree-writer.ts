@@ -7,12 +7,20 @@
 // A tree that is being changed has no manifest: it is removed before the first write (or removal)
 // and written again by `record`, so a process killed in between leaves a tree that no build trusts.
 
-import { linkSync, lstatSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { linkSync, lstatSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import type { OutputFile, RecordBytes, WrittenAhead } from './file.ts';
-import { type Changes, type FileFacts, factsOf, hashBytes, removeManifest, writeManifest } from './manifest.ts';
-import { replaceFile } from './replace-file.ts';
+import {
+  type Changes,
+  type FileFacts,
+  factsOf,
+  hashBytes,
+  isAsWritten,
+  removeManifest,
+  writeManifest,
+} from './manifest.ts';
+import { inItsDirectory, placeFile, replaceFile } from './replace-file.ts';
 
 export class TreeWriter {
   readonly dir: string;
@@ -51,6 +59,11 @@ export class TreeWriter {
     this.begin();
     const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     replaceFile(this.dir, path, data);
+    this.note(path, data, hash);
+  }
+
+  /** Records the facts of the file just put at `path`, whose bytes are `data` (`hash`: theirs, when known). */
+  private note(path: string, data: Uint8Array, hash?: string): void {
     const later = hash === undefined && this.hashLater;
     if (later) this.unhashed.set(path, data);
     else this.unhashed.delete(path);
@@ -64,14 +77,7 @@ export class TreeWriter {
   adopt(path: string, from: string, hash: string): void {
     this.begin();
     const target = join(this.dir, path);
-    try {
-      renameSync(from, target);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || lstatSync(from, { throwIfNoEntry: false }) === undefined)
-        throw err;
-      mkdirSync(dirname(target), { recursive: true });
-      renameSync(from, target);
-    }
+    inItsDirectory(target, () => renameSync(from, target));
     this.unhashed.delete(path);
     this.files.set(path, factsOf(hash, lstatSync(target)));
   }
@@ -86,25 +92,13 @@ export class TreeWriter {
     const from = join(source.dir, path);
     const f = source.files.get(path);
     const s = f === undefined ? undefined : lstatSync(from, { throwIfNoEntry: false });
-    if (f === undefined || s === undefined || s.size !== f.size || s.ino !== f.ino || s.mtimeMs !== f.mtimeMs) {
+    if (f === undefined || s === undefined || !isAsWritten(f, s)) {
       this.write(path, body);
       return;
     }
     this.begin();
-    const target = join(this.dir, path);
-    const temp = `${target}.${process.pid}.link`;
-    rmSync(temp, { force: true });
-    try {
-      linkSync(from, temp);
-      renameSync(temp, target);
-    } catch (err) {
-      rmSync(temp, { force: true });
-      throw err;
-    }
-    const later = this.hashLater;
-    if (later) this.unhashed.set(path, body);
-    else this.unhashed.delete(path);
-    this.files.set(path, factsOf(later ? '' : hashBytes(body), lstatSync(target)));
+    placeFile(join(this.dir, path), (temp) => linkSync(from, temp));
+    this.note(path, body);
   }
 
   /** Removes the file at `path`. */

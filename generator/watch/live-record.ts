@@ -4,15 +4,16 @@
 // those of the last valid render and no rebuild is under way: after an edit's answers are current,
 // never on their way. The content is read again to fingerprint it (render-inputs.ts: a file read
 // and unchanged since an earlier record is only looked at), the basis serialized
-// (render/basis.ts) and it and the sources written beside the output (output/manifest.ts
-// writeRecordAhead), each a slice at a time so that the server answers in between; only the
+// (render/basis.ts) and it and the sources written beside the output (output/replace-file.ts
+// writeAhead), each a slice at a time so that the server answers in between; only the
 // renames and the manifest take one turn. An edit, a rebuild or a new live tree meanwhile drops
 // the record (and what it wrote ahead), and the next render's follows.
 
 import { rmSync } from 'node:fs';
 import type { LoadOptions } from '../content/fingerprint.ts';
 import type { WrittenAhead } from '../output/file.ts';
-import { BASIS_FILE, SOURCES_FILE, sourcesText, writeRecordAhead } from '../output/manifest.ts';
+import { BASIS_FILE, SOURCES_FILE, sourcesText } from '../output/manifest.ts';
+import { writeAhead } from '../output/replace-file.ts';
 import { basisSteps } from '../render/basis.ts';
 import { describeFault } from './describe-fault.ts';
 import type { RenderBasis } from './fast-path.ts';
@@ -129,11 +130,11 @@ export class LiveRecord {
       }
       const dir = host.recordDir();
       try {
-        const sources = await writeRecordAhead(dir, SOURCES_FILE, [Buffer.from(sourcesText(inputs.sources))], go);
+        const sources = await writeAhead(dir, SOURCES_FILE, [Buffer.from(sourcesText(inputs.sources))], go);
         if (sources === null) return true;
         let basisAhead: WrittenAhead | null = null;
         if (basisLines !== null) {
-          basisAhead = await writeRecordAhead(dir, BASIS_FILE, basisLines, go);
+          basisAhead = await writeAhead(dir, BASIS_FILE, basisLines, go);
           if (basisAhead === null) return true;
         }
         if (stale()) return true;

@@ -19,7 +19,8 @@ import { SITE_INDEX_FILE } from '../core/files.ts';
 import type { OutputFile, RecordBytes, WrittenAhead } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
-import { changesBetween, type FileFacts, writeRecordAhead } from '../output/manifest.ts';
+import { changesBetween, type FileFacts } from '../output/manifest.ts';
+import { writeAhead } from '../output/replace-file.ts';
 import { discard } from '../output/trash.ts';
 import { TreeWriter } from '../output/tree-writer.ts';
 import { sameBody } from '../render/render-site.ts';
@@ -284,7 +285,7 @@ export class TwinTrees {
       for (const { path, body } of files) {
         if (body.length < LINK_BYTES || sameBody(this.liveTree.get(path), body)) continue;
         const name = `${++this.aheadCount}`;
-        const made = await writeRecordAhead(this.aheadDir('downloads'), name, piecesOf(body), go);
+        const made = await writeAhead(this.aheadDir('downloads'), name, piecesOf(body), go);
         if (made === null) break;
         ahead.set(path, { ...made, body });
       }
