@@ -34,6 +34,11 @@ export default defineConfig({
     isolate: false,
     setupFiles: ['test/helpers/per-file.ts'],
     testTimeout: 30_000,
+    // The TypeScript each run transforms (the generator, the tests), kept on disk between runs
+    // (node_modules/.experimental-vitest-cache, keyed by each file's content and the config; Vitest
+    // 5 makes it the default): a second run's transforms took 1.7 s instead of 7.6 s here, about
+    // 4 s of CPU less. A fresh clone's first run builds it.
+    experimental: { fsModuleCache: true },
     hookTimeout: 120_000,
   },
 });

@@ -12,6 +12,8 @@ export default defineConfig({
     setupFiles: ['test/helpers/per-file.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // As vitest.config.ts: transforms kept on disk between runs.
+    experimental: { fsModuleCache: true },
     pool: 'forks',
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
