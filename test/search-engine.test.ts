@@ -23,6 +23,7 @@ import {
   encodePostings,
   encodeShard,
   replaceDocument,
+  spliceShard,
 } from '../generator/core/search/postings-writer.ts';
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
 import { type KeptField, keptField, snippet } from '../generator/core/search/snippet.ts';
@@ -214,17 +215,27 @@ describe('the index changed a document at a time (the watch mode)', () => {
       fc.property(collection, fc.array(fc.tuple(fc.nat(), fields), { minLength: 1, maxLength: 4 }), (docs, edits) => {
         let index = collectionIndex('entries', docs.length, (i) => docs[i] as Fields);
         const files = new Map(collectionIndexFilesOf(index).map((f) => [f.path, f.body]));
+        // The same changes given the files as written (the watch mode's live tree): their shards
+        // spliced from those bytes (spliceShard).
+        let splicedIndex = index;
+        const spliced = new Map(files);
         const now = [...docs];
         for (const [at, after] of edits) {
           const doc = at % now.length;
           const changed = changeDocuments(index, [{ doc, before: now[doc] as Fields, after }]);
+          const fromWritten = changeDocuments(splicedIndex, [{ doc, before: now[doc] as Fields, after }], (path) =>
+            spliced.get(path),
+          );
           now[doc] = after;
           index = changed.index;
+          splicedIndex = fromWritten.index;
           for (const f of changed.files) files.set(f.path, f.body);
+          for (const f of fromWritten.files) spliced.set(f.path, f.body);
         }
         const full = collectionIndexFiles('entries', now.length, (i) => now[i] as Fields);
         // The files it gave, over the ones before, are the full index's: no file left stale.
         expect(new Map(full.map((f) => [f.path, f.body]))).toEqual(files);
+        expect(spliced).toEqual(files);
       }),
       { numRuns: 300 },
     );
@@ -359,6 +370,52 @@ describe('packed postings', () => {
       ['\u{1F600}', 'C'],
     ] as Array<[string, string]>;
     expect(asText(encodeShard(lone))).toBe('\ufffdx\tA\né\ufffd\tB\n\u{1F600}\tC\n');
+  });
+
+  it('splice a shard from its bytes: the bytes encodeShard makes, or null from other bytes', () => {
+    // Words of a shard before and after (some gone, some come), some of those kept changed; their
+    // postings of the index's digits. Non-ASCII words: the copied lines are checked in UTF-8.
+    const word = fc.string({
+      unit: fc.constantFrom('a', 'b', 'z', 'é', '中', '\u{1F600}', '\ud800'),
+      minLength: 1,
+      maxLength: 4,
+    });
+    const postings = fc.string({ unit: fc.constantFrom(...DIGITS), minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(word, postings, postings, fc.nat(3)), { selector: ([w]) => w, maxLength: 12 }),
+        (rows) => {
+          // 0: in both, unchanged; 1: in both, changed; 2: gone; 3: come.
+          const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+          const was = sorted.filter(([, , , k]) => k !== 3);
+          const now = sorted.filter(([, , , k]) => k !== 2);
+          const wasWords = was.map(([w]) => w);
+          const before = encodeShard(was.map(([w, p]) => [w, p] as const));
+          const after = new Map(now.map(([w, p, q, k]) => [w, k === 0 ? p : q]));
+          // In any order, a word named twice.
+          const changed = rows.filter(([, , , k]) => k !== 0).map(([w]) => w);
+          const splice = (bytes: Uint8Array) =>
+            spliceShard(bytes, wasWords, [...changed, ...changed], (w) => after.get(w));
+          const expected = encodeShard(now.map(([w]) => [w, after.get(w) as string] as const));
+          expect(splice(before)).toEqual(expected);
+          // The same bytes read back (their lines found again, not noted as they were written).
+          expect(splice(before.slice())).toEqual(expected);
+          // Spliced bytes spliced again: the lines noted as they were spliced.
+          const again = splice(before) as Uint8Array;
+          const wordsNow = now.map(([w]) => w);
+          expect(spliceShard(again, wordsNow, [], () => undefined)).toEqual(expected);
+          expect(spliceShard(again, wordsNow, wordsNow, (w) => `${after.get(w)}0`)).toEqual(
+            encodeShard(now.map(([w]) => [w, `${after.get(w)}0`] as const)),
+          );
+          // Bytes of other words, or of fewer lines, are not spliced from.
+          if (was.some(([, , , k]) => k === 0))
+            expect(splice(encodeShard(was.map(([w, p]) => [`${w}x`, p] as const)))).toBeNull();
+          if (was.length > 0) expect(splice(before.subarray(0, before.length - 1))).toBeNull();
+          expect(splice(encodeShard([...was, ['zzzzz', '0']].map(([w, p]) => [w, p] as const)))).toBeNull();
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('refuse damaged text', () => {

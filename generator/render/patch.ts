@@ -43,7 +43,13 @@ import {
   topicFragment,
   topicListPages,
 } from './render-site.ts';
-import { changeSearchIndex, entryIndexFiles, type SiteSearchIndex, topicIndexFiles } from './search-index.ts';
+import {
+  changeSearchIndex,
+  entryIndexFiles,
+  type SiteSearchIndex,
+  topicIndexFiles,
+  type WrittenFile,
+} from './search-index.ts';
 
 /**
  * A valid model, the list items it was rendered with (held, as the watch mode keeps them, or
@@ -78,11 +84,13 @@ function withDate(dates: readonly IsoDate[], date: IsoDate, present: boolean): I
  * The site after `edits`, and the files that may differ from the previous render (each as a full
  * render would write it now). The caller has checked that every edited entry keeps its date and
  * mentions only topics that exist, and every edited topic keeps its id, categories and kind.
+ * `written` may give the previous render's files as they were written (search-index.ts WrittenFile).
  */
 export function patchSite(
   prev: RenderedSite,
   edits: RecordEdits,
   topicAt: ReadonlyMap<number, number> = new Map(prev.model.topics.map((t, i) => [t.id, i])),
+  written?: WrittenFile,
 ): { site: RenderedSite; files: OutputFile[] } {
   const old = prev.model;
   const o = originsOf(old);
@@ -202,7 +210,7 @@ export function patchSite(
   // where they are, when the index is kept; else made again whole.
   let search = prev.search;
   if (search !== undefined) {
-    const changed = changeSearchIndex(model, { model: old, index: search });
+    const changed = changeSearchIndex(model, { model: old, index: search }, written);
     search = changed.index;
     files.push(...changed.files);
   } else {

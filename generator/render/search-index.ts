@@ -22,6 +22,7 @@ import {
   type PostingsWriter,
   postingsWriter,
   replaceDocument,
+  spliceShard,
   writeDocument,
   writtenPostings,
 } from '../core/search/postings-writer.ts';
@@ -195,6 +196,27 @@ function shardFile(index: CollectionIndex, shard: number): IndexFile {
   };
 }
 
+/**
+ * The bytes of an output file as last written, when the caller keeps them (the watch mode's live
+ * tree): a changed shard is then spliced from its own (spliceShard), not encoded whole.
+ */
+export type WrittenFile = (path: string) => string | Uint8Array | undefined;
+
+/** A shard whose words `changed` changed, from its bytes as written when there are such (spliceShard). */
+function changedShardFile(
+  index: CollectionIndex,
+  shard: number,
+  was: readonly string[],
+  changed: readonly string[],
+  written: WrittenFile | undefined,
+): IndexFile {
+  const path = searchShardFile(index.collection, shard);
+  const before = written?.(path);
+  const body =
+    before instanceof Uint8Array ? spliceShard(before, was, changed, (word) => index.postings.get(word)) : null;
+  return body === null ? shardFile(index, shard) : { path, body };
+}
+
 /** Every file of a collection's index, as the build writes them. */
 export function collectionIndexFilesOf(index: CollectionIndex): IndexFile[] {
   return [docsFile(index), ...index.shardWords.map((_, shard) => shardFile(index, shard))];
@@ -242,6 +264,7 @@ const sameNumbers = (a: readonly number[], b: readonly number[]) =>
 export function changeDocuments(
   index: CollectionIndex,
   changes: ReadonlyArray<{ doc: number; before: Fields; after: Fields }>,
+  written?: WrittenFile,
 ): { index: CollectionIndex; files: IndexFile[] } {
   const postings = new Map<string, string | null>();
   const postingsOf = (word: string): string => {
@@ -250,7 +273,8 @@ export function changeDocuments(
   };
   const lengths = [...index.lengths];
   const shardWords = [...index.shardWords];
-  const touched = new Set<number>();
+  /** The words whose postings changed, by shard. */
+  const touched = new Map<number, string[]>();
   let lengthsChanged = false;
   for (const { doc, before, after } of changes) {
     const was = documentWords(before);
@@ -267,7 +291,7 @@ export function changeDocuments(
       const had = postingsOf(word);
       const changed = replaceDocument(had, doc, positions);
       const shard = shardOf(word, index.shards);
-      touched.add(shard);
+      touched.set(shard, [...(touched.get(shard) ?? []), word]);
       postings.set(word, changed === '' ? null : changed);
       if ((had === '') !== (changed === '')) {
         // A word that comes or goes: its shard's list of words, in order.
@@ -284,7 +308,9 @@ export function changeDocuments(
     postings: postings.size === 0 ? index.postings : changedPostings(index.postings, postings, shardWords),
     shardWords,
   };
-  const files = [...touched].sort((a, b) => a - b).map((shard) => shardFile(next, shard));
+  const files = [...touched]
+    .sort(([a], [b]) => a - b)
+    .map(([shard, words]) => changedShardFile(next, shard, index.shardWords[shard] ?? [], words, written));
   if (lengthsChanged) files.unshift(docsFile(next));
   return { index: next, files };
 }
@@ -330,6 +356,7 @@ function changedCollection<R>(
   key: (r: R) => unknown,
   sameText: (a: R, b: R) => boolean,
   fields: (r: R) => Fields,
+  written?: WrittenFile,
 ): { index: CollectionIndex; files: IndexFile[] } | null {
   if (before.length !== after.length || index.count !== after.length) return null;
   const changes: Array<{ doc: number; before: Fields; after: Fields }> = [];
@@ -339,11 +366,11 @@ function changedCollection<R>(
     if (key(was) !== key(now)) return null;
     if (was !== now && !sameText(was, now)) changes.push({ doc, before: fields(was), after: fields(now) });
   }
-  return changes.length === 0 ? { index, files: [] } : changeDocuments(index, changes);
+  return changes.length === 0 ? { index, files: [] } : changeDocuments(index, changes, written);
 }
 
 /** Each collection's index changed from the basis (see changedCollection), or null for it. */
-function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: SearchBasis) {
+function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: SearchBasis, written?: WrittenFile) {
   return {
     entries: changedCollection(
       basis.index.entries,
@@ -352,6 +379,7 @@ function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: Sea
       (e) => e.date,
       sameEntryText,
       entryFields,
+      written,
     ),
     topics: changedCollection(
       basis.index.topics,
@@ -360,6 +388,7 @@ function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: Sea
       (t) => t.id,
       sameTopicText,
       topicFields,
+      written,
     ),
   };
 }
@@ -373,8 +402,9 @@ function changedCollections(model: Pick<Model, 'entries' | 'topics'>, basis: Sea
 export function changeSearchIndex(
   model: Pick<Model, 'entries' | 'topics'>,
   basis: SearchBasis,
+  written?: WrittenFile,
 ): { index: SiteSearchIndex; files: IndexFile[] } {
-  const changed = changedCollections(model, basis);
+  const changed = changedCollections(model, basis, written);
   const whole = (index: CollectionIndex) => ({ index, files: collectionIndexFilesOf(index) });
   const entries = changed.entries ?? whole(entryIndex(model));
   const topics = changed.topics ?? whole(topicIndex(model));

@@ -350,7 +350,9 @@ export class BuildSession {
   private patch(edits: RecordEdits, caughtUp: number, t0: number, t1: number): RebuildReport {
     const b = this.basis as RenderBasis;
     const t2 = performance.now();
-    const { site, files } = patchSite(b.site, edits, b.topicAt);
+    // The live tree holds the bytes of the basis's files: the search's shards are changed from them.
+    const live = this.twins.liveTree;
+    const { site, files } = patchSite(b.site, edits, b.topicAt, (path) => live.get(path));
     b.site = site;
     this.state.parsed.forEach((p, file) => {
       if (b.parsed.get(file) !== p) b.parsed.set(file, p);

@@ -3,6 +3,7 @@
 // document at a time, a list of numbers, a document's positions replaced in place (a rebuild), a
 // shard's text.
 
+import { lowerBound } from '../ranges.ts';
 import { DIGITS, VALUE } from './postings.ts';
 
 const DIGIT_CODES = Uint8Array.from(DIGITS, (c) => c.charCodeAt(0));
@@ -176,6 +177,12 @@ function utf8Length(term: string): number {
 }
 
 /**
+ * Where each line of a shard's bytes made here starts, and its end (spliceShard reads them), by
+ * the bytes: noted as they are written, kept while the bytes are.
+ */
+const lineStarts = new WeakMap<Uint8Array, Int32Array>();
+
+/**
  * A shard's text in UTF-8: one line a word, `word<TAB>postings`, in ascending order of word.
  * Written straight into its bytes (the postings are ASCII: their length is their size): made as a
  * string of lines and then encoded, it cost about six times as much, and most of the watch mode's
@@ -185,9 +192,12 @@ export function encodeShard(entries: ReadonlyArray<readonly [string, string]>): 
   let size = 0;
   for (const [term, postings] of entries) size += utf8Length(term) + postings.length + 2;
   const out = new Uint8Array(size);
+  const starts = new Int32Array(entries.length + 1);
   let at = 0;
+  let line = 0;
   for (const [term, postings] of entries) {
     const from = at;
+    starts[line++] = from;
     for (let i = 0; i < term.length; i++) {
       const c = term.charCodeAt(i);
       if (c > 0x7f) {
@@ -200,5 +210,102 @@ export function encodeShard(entries: ReadonlyArray<readonly [string, string]>): 
     at += utf8.encodeInto(postings, out.subarray(at)).written;
     out[at++] = 10;
   }
+  starts[line] = at;
+  lineStarts.set(out, starts);
+  return out;
+}
+
+/** Where each of the `count` lines of a shard's bytes starts, and its end; null when they are not `count`. */
+function linesOf(bytes: Uint8Array, count: number): Int32Array | null {
+  const kept = lineStarts.get(bytes);
+  if (kept !== undefined) return kept.length === count + 1 ? kept : null;
+  const starts = new Int32Array(count + 1);
+  let line = 1;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) {
+    if (line > count) return null;
+    starts[line++] = at + 1;
+  }
+  return line === count + 1 && starts[count] === bytes.length ? starts : null;
+}
+
+/** Whether line `from` of a shard's bytes begins with `term` in UTF-8 and a tab. */
+function lineOf(bytes: Uint8Array, from: number, term: string): boolean {
+  let at = from;
+  for (let i = 0; i < term.length; i++) {
+    const c = term.charCodeAt(i);
+    if (c > 0x7f) {
+      const own = utf8.encode(term.slice(i));
+      for (let k = 0; k < own.length; k++) if (bytes[at + k] !== own[k]) return false;
+      at += own.length;
+      break;
+    }
+    if (bytes[at++] !== c) return false;
+  }
+  return bytes[at] === 9;
+}
+
+/**
+ * The bytes encodeShard makes of a shard after some of its words changed, made from `before`:
+ * encodeShard's bytes of the shard when it held `was` (in order). `changed` names every word whose
+ * postings changed, came or went (any order); `postingsOf` gives a word's postings now, or
+ * undefined when the shard no longer holds it. The lines between are copied as they are. The
+ * watch mode's patch after an edit of an entry writes some fifty shards, each for a few of its
+ * words: encoding every word of each again was a third of its time. Null when `before` is not
+ * such bytes (its count of lines, or a copied run's first or last word, differs): the caller
+ * encodes the shard whole.
+ */
+export function spliceShard(
+  before: Uint8Array,
+  was: readonly string[],
+  changed: readonly string[],
+  postingsOf: (word: string) => string | undefined,
+): Uint8Array | null {
+  const starts = linesOf(before, was.length);
+  if (starts === null) return null;
+  // The new shard as pieces: lines [from, to) of `before`, or a word and its postings.
+  const pieces: Array<readonly [number, number] | readonly [string, string]> = [];
+  let lines = 0;
+  let size = 0;
+  const copy = (from: number, to: number): boolean => {
+    if (from === to) return true;
+    if (!lineOf(before, starts[from] as number, was[from] as string)) return false;
+    if (!lineOf(before, starts[to - 1] as number, was[to - 1] as string)) return false;
+    pieces.push([from, to]);
+    lines += to - from;
+    size += (starts[to] as number) - (starts[from] as number);
+    return true;
+  };
+  let i = 0;
+  for (const word of [...new Set(changed)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const at = lowerBound(was, word);
+    if (!copy(i, at)) return null;
+    i = was[at] === word ? at + 1 : at;
+    const postings = postingsOf(word);
+    if (postings === undefined) continue;
+    pieces.push([word, postings]);
+    lines++;
+    size += utf8Length(word) + postings.length + 2;
+  }
+  if (!copy(i, was.length)) return null;
+  const out = new Uint8Array(size);
+  const outStarts = new Int32Array(lines + 1);
+  let at = 0;
+  let line = 0;
+  for (const [a, b] of pieces) {
+    if (typeof a === 'number') {
+      const to = b as number;
+      const shift = at - (starts[a] as number);
+      for (let k = a; k < to; k++) outStarts[line++] = (starts[k] as number) + shift;
+      out.set(before.subarray(starts[a], starts[to]), at);
+      at += (starts[to] as number) - (starts[a] as number);
+    } else {
+      const bytes = encodeShard([[a, b as string]]);
+      outStarts[line++] = at;
+      out.set(bytes, at);
+      at += bytes.length;
+    }
+  }
+  outStarts[line] = at;
+  lineStarts.set(out, outStarts);
   return out;
 }
