@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { keptThreads, type LentThread } from '../generator/output/kept-threads.ts';
+import { endIdleThreadsAtOnce, keptThreads, type LentThread } from '../generator/output/kept-threads.ts';
 import { startCli } from './helpers/cli.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -115,6 +115,40 @@ describe('threads kept between jobs', () => {
     expect(c.worker).not.toBe(a.worker);
     expect(threads.started).toBe(2);
     await c.drop();
+  });
+
+  it('ends a thread given back at once in a process that builds once, unless held', async () => {
+    const undo = endIdleThreadsAtOnce();
+    try {
+      const threads = keptThreads(echoScript(), 60_000);
+      const a = threads.take();
+      await idOf(a);
+      const gone = exited(a.worker);
+      a.give();
+      await gone;
+      // Held (the watch mode's session): kept as before.
+      const release = threads.hold();
+      const b = threads.take();
+      await idOf(b);
+      b.give();
+      const c = threads.take();
+      expect(c.worker).toBe(b.worker);
+      release();
+      const cGone = exited(c.worker);
+      c.give();
+      await cGone;
+      expect(threads.started).toBe(2);
+    } finally {
+      undo();
+    }
+    // Undone: kept again for its idle time.
+    const threads = keptThreads(echoScript(), 60_000);
+    const d = threads.take();
+    await idOf(d);
+    d.give();
+    const e = threads.take();
+    expect(e.worker).toBe(d.worker);
+    await e.drop();
   });
 
   it('does not keep a one-shot build’s process alive: it exits at once once built', async () => {

@@ -5,6 +5,7 @@
 // edit (see watch/session.ts).
 
 import { printable } from '../content/problems.ts';
+import { endIdleThreadsAtOnce } from '../output/kept-threads.ts';
 import { buildCommand } from './build-command.ts';
 import { processIo } from './command-io.ts';
 import { exitOnUncaught, writeErrorSync } from './exit.ts';
@@ -17,6 +18,7 @@ const status = await buildCommand(process.argv.slice(2), processIo(), (failure, 
   // whose pid may later be another process's), status 128 + the signal's number. The watch mode
   // has its own.
   if (watch) return;
+  endIdleThreadsAtOnce();
   for (const [signal, number] of [
     ['SIGINT', 2],
     ['SIGTERM', 15],
