@@ -18,6 +18,7 @@ import { type AddressInfo, createServer as createGate, type Socket } from 'node:
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { SITE_INDEX_FILE } from '../core/files.ts';
+import { endIdleThreadsAtOnce } from '../output/kept-threads.ts';
 import { lockOutput } from '../output/lock.ts';
 import { snapshotOutput } from '../output/snapshot.ts';
 import { prepareOutput } from '../output/writer.ts';
@@ -200,6 +201,8 @@ if (building) {
       // downloads' SQLite engine, tens of milliseconds to start, which --no-build never needs.
       const [{ build }, { createProgress }] = await Promise.all([import('../build.ts'), import('./progress.ts')]);
       const quiet = values.quiet === true;
+      // Built once: the build's threads end with their job (kept-threads.ts).
+      endIdleThreadsAtOnce();
       await build({ contentDir, outDir, quiet, overrides: siteOverrides, env: {}, progress: createProgress(quiet) });
     }
   } catch (err) {
