@@ -21,6 +21,9 @@ const AFTER = 16;
 
 const SPECIAL = /[&<>"']/;
 
+/** The fields a snippet looks in, in order: the text, the notes, the title. */
+const FIELD_ORDER = [1, 2, 0] as const;
+
 function escapeHtml(text: string): string {
   return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : text;
 }
@@ -193,17 +196,22 @@ export function snippet(
   keptOf?: (field: number) => KeptField,
 ): string {
   const [title, text] = fields;
-  // Once a snippet, for the fields it reads (up to three).
-  const may = mayStemTo(terms.flatMap((term) => term.words));
-  for (const f of [1, 2, 0]) {
+  // Once a snippet, for the fields it reads as text (up to three); not for kept fields.
+  let may: ((word: string) => boolean) | undefined;
+  for (const f of FIELD_ORDER) {
     const known = firstAt?.[f];
     if (known === -1) continue;
     const skip = Math.max(0, (known ?? 0) - BEFORE);
     const kept = keptOf?.(f);
-    const field = kept === undefined ? (fields[f] as string) : kept.text;
-    const read =
-      kept === undefined ? firstMatch(field, terms, skip, may) : firstMatchKept(field, terms, skip, kept.words);
-    if (read.at !== -1) return excerpt(field, read, read.at, kept !== undefined).trim();
+    if (kept === undefined) {
+      const field = fields[f] as string;
+      may ??= mayStemTo(terms.flatMap((term) => term.words));
+      const read = firstMatch(field, terms, skip, may);
+      if (read.at !== -1) return excerpt(field, read, read.at, false).trim();
+    } else {
+      const read = firstMatchKept(kept.text, terms, skip, kept.words);
+      if (read.at !== -1) return excerpt(kept.text, read, read.at, true).trim();
+    }
   }
   // Nothing to mark (a query of exclusions only): the text's first words.
   const field = text !== '' ? text : title;
