@@ -121,6 +121,35 @@ describe('node-ts.mjs', () => {
     ]);
   });
 
+  it('makes the bundles asked for at once in one process: each entry once, none left unmade', () => {
+    // As three in-process verifies at once do (cli/import-apart.ts): the first bundle made had
+    // stopped esbuild's service under the others, which never ended.
+    mkdirSync(DIR, { recursive: true });
+    writeFileSync(join(DIR, 'a.ts'), "export const name: string = 'a';\n");
+    writeFileSync(join(DIR, 'b.ts'), "export const name: string = 'b';\n");
+    const script = join(DIR, 'many.mjs');
+    writeFileSync(
+      script,
+      [
+        `import { bundleOf } from ${JSON.stringify(pathToFileURL(join(REPO, 'generator/cli/ts-bundle.mjs')).href)};`,
+        'const [a, b] = process.argv.slice(2);',
+        'const paths = await Promise.all([bundleOf(a), bundleOf(a), bundleOf(b)]);',
+        'const names = await Promise.all(paths.map(async (p) => (await import(p)).name));',
+        'console.log(JSON.stringify({ paths, names }));',
+        '',
+      ].join('\n'),
+    );
+    const out = execFileSync(process.execPath, [script, join(DIR, 'a.ts'), join(DIR, 'b.ts')], {
+      env: { ...process.env, PEPYS_TS_CACHE: tempDir('node-ts-cache-') },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    const { paths, names } = JSON.parse(out) as { paths: Array<string | null>; names: string[] };
+    expect(names).toEqual(['a', 'a', 'b']);
+    expect(paths[0]).toBe(paths[1]);
+    expect(paths.every((p) => p?.endsWith('.mjs'))).toBe(true);
+  });
+
   it('leaves a source it cannot bundle to Node, whose error names the file', () => {
     mkdirSync(DIR, { recursive: true });
     writeFileSync(join(DIR, 'main.ts'), 'const broken: = 1;\n');

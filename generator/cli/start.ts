@@ -25,6 +25,7 @@ import { prepareOutput } from '../output/writer.ts';
 import { isDirectory } from '../paths.ts';
 import { createApiServer } from '../server/server.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
+import { importApart } from './import-apart.ts';
 import {
   CONFIG_HELP,
   CONFIG_OPTIONS,
@@ -183,7 +184,10 @@ if (building) {
   try {
     if (values.watch) {
       // The server follows each rebuild: it reloads the site index whenever a swap replaces it.
-      const { describeRebuild, startWatching } = await import('../watch/watch.ts');
+      const { describeRebuild, startWatching } = await importApart<typeof import('../watch/watch.ts')>(
+        '../watch/watch.ts',
+        import.meta.url,
+      );
       const stamp = timeStamper();
       const watcher = await startWatching({
         contentDir,
@@ -199,7 +203,10 @@ if (building) {
     } else {
       // Loaded only here (after the port is bound), like the watch mode: the renderers bring the
       // downloads' SQLite engine, tens of milliseconds to start, which --no-build never needs.
-      const [{ build }, { createProgress }] = await Promise.all([import('../build.ts'), import('./progress.ts')]);
+      const [{ build }, { createProgress }] = await Promise.all([
+        importApart<typeof import('../build.ts')>('../build.ts', import.meta.url),
+        import('./progress.ts'),
+      ]);
       const quiet = values.quiet === true;
       // Built once: the build's threads end with their job (kept-threads.ts).
       endIdleThreadsAtOnce();

@@ -99,11 +99,27 @@ export function writeAtomically(file, data) {
   }
 }
 
+/** This process's bundles being made, by entry: a second ask for one waits for the first. */
+const making = new Map();
+
+/** Bundles being made by this process: esbuild's service is stopped when none is. */
+let building = 0;
+
 /**
  * The path of an up-to-date bundle of `entry` (an absolute path), made now if need be, or null
  * when there cannot be one (node-ts.mjs then loads the modules one by one).
  */
-export async function bundleOf(entry) {
+export function bundleOf(entry) {
+  let made = making.get(entry);
+  if (made === undefined) {
+    made = makeBundle(entry).finally(() => making.delete(entry));
+    making.set(entry, made);
+  }
+  return made;
+}
+
+/** bundleOf's work, once at a time for an entry. */
+async function makeBundle(entry) {
   if (!bundleable(entry)) return null;
   const version = esbuildVersion();
   if (version === null) return null;
@@ -117,6 +133,7 @@ export async function bundleOf(entry) {
     // No bundle yet, or one being replaced.
   }
   let esbuild;
+  building++;
   try {
     esbuild = esbuildOf();
     /** The hash of each source as esbuild was given it: what the bundle was made from. */
@@ -156,8 +173,9 @@ export async function bundleOf(entry) {
   } catch {
     return null;
   } finally {
-    // esbuild's service process is not needed any more.
-    esbuild?.stop?.();
+    // esbuild's service process is not needed any more, unless another bundle is being made
+    // (stopped under it, that one's build never ended: three in-process verifies at once hung).
+    if (--building === 0) esbuild?.stop?.();
   }
 }
 

@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseOrigin } from '../content/config.ts';
 import type { Result } from '../core/result.ts';
-import { type ExpectedSite, expectedFromBuilt, expectedFromContent } from '../verify/expected.ts';
+import type { ExpectedSite } from '../verify/expected.ts';
 import { formatDifferences, formatNotes, summaryLine } from '../verify/report.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_SAMPLE, type VerifyProgress, verifyMirror } from '../verify/verify.ts';
 import { type CommandIo, endCommand } from './command-io.ts';
 import { CommandEnd, EXIT_USAGE, failureMessage, refuse } from './exit.ts';
+import { importApart } from './import-apart.ts';
 import { CONFIG_OPTIONS, readCommand, readConfigOverrides, STANDARD_HELP, STANDARD_OPTIONS } from './options.ts';
 
 const EXIT_DIFFERENT = 1;
@@ -176,6 +177,12 @@ async function run(args: readonly string[], io: CommandIo, onStart: (stop: () =>
   });
 
   try {
+    // Loaded once the command line is read (import-apart.ts): the build and its renderers'
+    // packages, which a usage error or --help never needs, take longer to load than those answer.
+    const { expectedFromBuilt, expectedFromContent } = await importApart<typeof import('../verify/expected.ts')>(
+      '../verify/expected.ts',
+      import.meta.url,
+    );
     let loaded: Result<ExpectedSite, string>;
     if (values.built !== undefined) {
       say(`reading ${values.built}`);
