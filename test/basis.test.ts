@@ -31,9 +31,10 @@ import {
 } from '../generator/output/manifest.ts';
 import { beginRebuild } from '../generator/output/rebuild.ts';
 import { parseBasis, patchBasisSteps, type SavedBasis } from '../generator/render/basis.ts';
+import { postingsMap } from '../generator/render/layered-postings.ts';
 import { patchSite } from '../generator/render/patch.ts';
 import { renderSite } from '../generator/render/render-site.ts';
-import { collectionIndex, postingsMap } from '../generator/render/search-index.ts';
+import { collectionIndex } from '../generator/render/search-index.ts';
 import { runToEnd } from '../generator/render/steps.ts';
 import { checkBasisDamage } from './helpers/basis-damage.ts';
 import { replaceIn, writeContent } from './helpers/content.ts';

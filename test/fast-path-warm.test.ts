@@ -8,9 +8,10 @@ import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { readContent, validate } from '../generator/content/load.ts';
 import type { Entry } from '../generator/core/model.ts';
+import { postingsMap } from '../generator/render/layered-postings.ts';
 import { patchSite } from '../generator/render/patch.ts';
 import { type Fragments, renderSite } from '../generator/render/render-site.ts';
-import { type CollectionIndex, postingsMap, type SiteSearchIndex } from '../generator/render/search-index.ts';
+import type { CollectionIndex, SiteSearchIndex } from '../generator/render/search-index.ts';
 import { basisOf, type RenderBasis, warmFastPath } from '../generator/watch/fast-path.ts';
 import { comparable } from './helpers/files.ts';
 

@@ -28,12 +28,12 @@ import {
 import { parseSearch, type SearchQuery, type Term } from '../generator/core/search/query.ts';
 import { type KeptField, keptField, snippet } from '../generator/core/search/snippet.ts';
 import { terms } from '../generator/core/search/tokenize.ts';
+import { postingsMap } from '../generator/render/layered-postings.ts';
 import {
   changeDocuments,
   collectionIndex,
   collectionIndexFiles,
   collectionIndexFilesOf,
-  postingsMap,
 } from '../generator/render/search-index.ts';
 import { asText } from './helpers/files.ts';
 
@@ -242,7 +242,7 @@ describe('the index changed a document at a time (the watch mode)', () => {
   });
 
   it('keeps the postings a full index has, word by word, over many changes (layered, then one Map again)', () => {
-    // More edits than changes are layered (search-index.ts MAX_LAYERS), so that both the layers
+    // More edits than changes are layered (layered-postings.ts MAX_LAYERS), so that both the layers
     // and the Map they are copied into are asked; a word no document has any more has none.
     fc.assert(
       fc.property(collection, fc.array(fc.tuple(fc.nat(), fields), { minLength: 1, maxLength: 40 }), (docs, edits) => {

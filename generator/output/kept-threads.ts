@@ -59,7 +59,8 @@ const marks = globalThis as { [ONE_SHOT]?: true };
  * once, not after its idle time, unless a hold lasts. The database's thread holds sql.js's
  * WebAssembly memory (about 100 MB for the whole diary, never shrunk), and the build's peak came
  * after the database was made, with that memory still held: five builds of the whole diary each
- * way, 316-327 MB against 326-367. Returns the undoing (the tests).
+ * way, 309-319 MiB against 318-358 MiB (docs/performance.md, "Memory"). Returns the undoing (the
+ * tests).
  */
 export function endIdleThreadsAtOnce(): () => void {
   marks[ONE_SHOT] = true;

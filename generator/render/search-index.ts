@@ -27,6 +27,7 @@ import {
   writtenPostings,
 } from '../core/search/postings-writer.ts';
 import { eachWrittenRun, runTerms } from '../core/search/tokenize.ts';
+import { changedPostings, type PostingsByWord } from './layered-postings.ts';
 import { runToEnd } from './steps.ts';
 
 interface WordPostings {
@@ -52,53 +53,9 @@ export interface CollectionIndex {
   /** The number of words of each field of each document: [doc * FIELD_COUNT + field]. */
   lengths: readonly number[];
   /** Each word's packed postings (postings.ts), by word. */
-  postings: PackedPostings;
+  postings: PostingsByWord;
   /** The words of each shard, in ascending order (of UTF-16 code units). */
   shardWords: ReadonlyArray<readonly string[]>;
-}
-
-/**
- * Each word's packed postings, looked up by word: the index never walks them (its shards list the
- * words). A Map, or a change's words over the postings it changed (see changedPostings).
- */
-interface PackedPostings {
-  get(word: string): string | undefined;
-}
-
-/** A change's postings: the words it changed (null: a word gone), over those before it. */
-interface ChangedPostings extends PackedPostings {
-  readonly depth: number;
-}
-
-/** Changes layered before the postings are copied into one Map again. */
-const MAX_LAYERS = 16;
-
-/**
- * The postings of `below` with `changed` over them. A watch-mode rebuild after an entry's edit
- * spent most of its time copying the entries' 17,000 postings into a new Map (12–45 ms a
- * rebuild), for the few words the edit changed; now it copies them once every MAX_LAYERS
- * rebuilds, the words of the changed index (`words`) in order.
- */
-function changedPostings(
-  below: PackedPostings,
-  changed: ReadonlyMap<string, string | null>,
-  words: ReadonlyArray<readonly string[]>,
-): PackedPostings {
-  const depth = ((below as Partial<ChangedPostings>).depth ?? 0) + 1;
-  const get = (word: string): string | undefined => {
-    const mine = changed.get(word);
-    return mine === undefined ? below.get(word) : (mine ?? undefined);
-  };
-  if (depth > MAX_LAYERS) return postingsMap({ postings: { get }, shardWords: words });
-  const layer: ChangedPostings = { get, depth };
-  return layer;
-}
-
-/** An index's postings as one Map, its words in the shards' order. */
-export function postingsMap(index: Pick<CollectionIndex, 'postings' | 'shardWords'>): Map<string, string> {
-  return new Map(
-    index.shardWords.flatMap((words) => words.map((word) => [word, index.postings.get(word) as string] as const)),
-  );
 }
 
 /** The index of both searched collections. */
@@ -291,7 +248,9 @@ export function changeDocuments(
       const had = postingsOf(word);
       const changed = replaceDocument(had, doc, positions);
       const shard = shardOf(word, index.shards);
-      touched.set(shard, [...(touched.get(shard) ?? []), word]);
+      const words = touched.get(shard);
+      if (words === undefined) touched.set(shard, [word]);
+      else words.push(word);
       postings.set(word, changed === '' ? null : changed);
       if ((had === '') !== (changed === '')) {
         // A word that comes or goes: its shard's list of words, in order.
