@@ -30,6 +30,13 @@ async function idOf(thread: LentThread): Promise<number> {
 
 const exited = (worker: Worker) => once(worker, 'exit');
 
+/** Gives a thread back and waits for it to end (it is not kept). */
+async function givenBackEnds(thread: LentThread): Promise<void> {
+  const gone = exited(thread.worker);
+  thread.give();
+  await gone;
+}
+
 describe('threads kept between jobs', () => {
   it('lends a thread given back to the next job, never one dropped', async () => {
     const threads = keptThreads(echoScript(), 60_000);
@@ -85,9 +92,7 @@ describe('threads kept between jobs', () => {
     const threads = keptThreads(echoScript(), 50);
     const a = threads.take();
     await idOf(a);
-    const gone = exited(a.worker);
-    a.give();
-    await gone;
+    await givenBackEnds(a);
     const b = threads.take();
     expect(b.worker).not.toBe(a.worker);
     expect(threads.started).toBe(2);
@@ -123,9 +128,7 @@ describe('threads kept between jobs', () => {
       const threads = keptThreads(echoScript(), 60_000);
       const a = threads.take();
       await idOf(a);
-      const gone = exited(a.worker);
-      a.give();
-      await gone;
+      await givenBackEnds(a);
       // Held (the watch mode's session): kept as before.
       const release = threads.hold();
       const b = threads.take();
@@ -134,9 +137,7 @@ describe('threads kept between jobs', () => {
       const c = threads.take();
       expect(c.worker).toBe(b.worker);
       release();
-      const cGone = exited(c.worker);
-      c.give();
-      await cGone;
+      await givenBackEnds(c);
       expect(threads.started).toBe(2);
     } finally {
       undo();

@@ -17,6 +17,7 @@ import { FIELD_COUNT } from '../core/search/engine.ts';
 import type { SearchDocsFile } from '../core/search/index-file.ts';
 import { shardCount, shardOf } from '../core/search/postings.ts';
 import {
+  byCodeUnits,
   encodeNumbers,
   encodeShard,
   type PostingsWriter,
@@ -63,8 +64,6 @@ export interface SiteSearchIndex {
   entries: CollectionIndex;
   topics: CollectionIndex;
 }
-
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One collection's index, from its documents' fields in the list's order. */
 export function collectionIndex(

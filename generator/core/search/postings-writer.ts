@@ -190,30 +190,42 @@ const lineStarts = new WeakMap<Uint8Array, Int32Array>();
  */
 export function encodeShard(entries: ReadonlyArray<readonly [string, string]>): Uint8Array {
   let size = 0;
-  for (const [term, postings] of entries) size += utf8Length(term) + postings.length + 2;
+  for (const [term, postings] of entries) size += lineLength(term, postings);
   const out = new Uint8Array(size);
   const starts = new Int32Array(entries.length + 1);
   let at = 0;
   let line = 0;
   for (const [term, postings] of entries) {
-    const from = at;
-    starts[line++] = from;
-    for (let i = 0; i < term.length; i++) {
-      const c = term.charCodeAt(i);
-      if (c > 0x7f) {
-        at = from + utf8.encodeInto(term, out.subarray(from)).written;
-        break;
-      }
-      out[at++] = c;
-    }
-    out[at++] = 9;
-    at += utf8.encodeInto(postings, out.subarray(at)).written;
-    out[at++] = 10;
+    starts[line++] = at;
+    at = writeLine(out, at, term, postings);
   }
   starts[line] = at;
   lineStarts.set(out, starts);
   return out;
 }
+
+/** The bytes of a shard's line of `term` (writeLine). */
+const lineLength = (term: string, postings: string): number => utf8Length(term) + postings.length + 2;
+
+/** Writes the line `term<TAB>postings<LF>` into `out` at `at` (room made for it); where it ends. */
+function writeLine(out: Uint8Array, at: number, term: string, postings: string): number {
+  const from = at;
+  for (let i = 0; i < term.length; i++) {
+    const c = term.charCodeAt(i);
+    if (c > 0x7f) {
+      at = from + utf8.encodeInto(term, out.subarray(from)).written;
+      break;
+    }
+    out[at++] = c;
+  }
+  out[at++] = 9;
+  at += utf8.encodeInto(postings, out.subarray(at)).written;
+  out[at++] = 10;
+  return at;
+}
+
+/** Words in the shards' order: ascending UTF-16 code units. */
+export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Where each of the `count` lines of a shard's bytes starts, and its end; null when they are not `count`. */
 function linesOf(bytes: Uint8Array, count: number): Int32Array | null {
@@ -276,7 +288,7 @@ export function spliceShard(
     return true;
   };
   let i = 0;
-  for (const word of [...new Set(changed)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const word of [...new Set(changed)].sort(byCodeUnits)) {
     const at = lowerBound(was, word);
     if (!copy(i, at)) return null;
     i = was[at] === word ? at + 1 : at;
@@ -284,7 +296,7 @@ export function spliceShard(
     if (postings === undefined) continue;
     pieces.push([word, postings]);
     lines++;
-    size += utf8Length(word) + postings.length + 2;
+    size += lineLength(word, postings);
   }
   if (!copy(i, was.length)) return null;
   const out = new Uint8Array(size);
@@ -299,10 +311,8 @@ export function spliceShard(
       out.set(before.subarray(starts[a], starts[to]), at);
       at += (starts[to] as number) - (starts[a] as number);
     } else {
-      const bytes = encodeShard([[a, b as string]]);
       outStarts[line++] = at;
-      out.set(bytes, at);
-      at += bytes.length;
+      at = writeLine(out, at, a, b as string);
     }
   }
   outStarts[line] = at;
