@@ -17,7 +17,8 @@ beforeAll(async () => {
   const outDir = join(tempDir('pepys-site-loader-'), 'public');
   await build({ contentDir, outDir, quiet: true, env: {} });
   root = tempDir('pepys-site-loader-trees-');
-  for (const tree of ['a', 'b']) {
+  // a and b for the first test (which damages a), c and d for the second.
+  for (const tree of ['a', 'b', 'c', 'd']) {
     cpSync(realpathSync(outDir), join(root, tree), { recursive: true });
     writeFileSync(join(root, tree, 'which.txt'), tree);
   }
@@ -76,5 +77,22 @@ describe('siteLoader', () => {
     const damaged = loader.fresh();
     expect(damaged.ok).toBe(false);
     if (!damaged.ok) expect(damaged.error.status).toBe(503);
+  });
+
+  it('looks at the output once a turn, and again in the same turn once told of a swap', async () => {
+    pointAt('c');
+    const loader = siteLoader(join(root, 'live'));
+    const first = loader.current();
+    if (!first.ok) throw new Error(first.error.detail);
+    expect(await text(first.value, 'which.txt')).toBe('c');
+    // Swapped in this turn: what the turn found stands (requests sent before the swap)…
+    pointAt('d');
+    expect(loader.current()).toBe(first);
+    // …until the process that swapped says so (the watch mode's server: server.ts outputReplaced).
+    loader.forget();
+    const second = loader.current();
+    if (!second.ok) throw new Error(second.error.detail);
+    expect(second.value).not.toBe(first.value);
+    expect(await text(second.value, 'which.txt')).toBe('d');
   });
 });

@@ -13,7 +13,6 @@
 // the directory as it was at start (output/snapshot.ts), or, with --watch too, follows it.
 
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { type AddressInfo, createServer as createGate, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +22,7 @@ import { lockOutput } from '../output/lock.ts';
 import { snapshotOutput } from '../output/snapshot.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { isDirectory } from '../paths.ts';
-import { createApiServer } from '../server/server.ts';
+import { type ApiServer, createApiServer } from '../server/server.ts';
 import { exitOnUncaught, exitWith } from './exit.ts';
 import { importApart } from './import-apart.ts';
 import {
@@ -127,7 +126,7 @@ if (!building) {
   }
 }
 
-let api: Server | null = null;
+let api: ApiServer | null = null;
 const held: Socket[] = [];
 let open = false;
 const hand = (socket: Socket): void => {
@@ -194,6 +193,8 @@ if (building) {
         outDir,
         overrides: siteOverrides,
         env: {},
+        // The server answers from each new tree at once, even the requests of the same turn.
+        onLive: () => api?.outputReplaced(),
         onRebuild: (report, paths) => {
           const line = describeRebuild(report, paths, contentDir, outDir);
           (report.ok ? process.stdout : process.stderr).write(stamp(line));

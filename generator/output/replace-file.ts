@@ -84,6 +84,25 @@ export function replaceFile(dir: string, path: string, body: OutputFile['body'] 
 }
 
 /**
+ * As replaceFile, through `spare`, an empty file of the caller's on the same file system
+ * (spare-files.ts): written and renamed over `target`, not created now. Should that fail (the spare
+ * gone, another file system), the spare is removed and the file written as replaceFile writes it,
+ * whose error, if it fails too, names `target`.
+ */
+export function replaceFileWith(spare: string, dir: string, path: string, body: OutputFile['body']): void {
+  const target = join(dir, path);
+  try {
+    // 'r+': into the spare as it is (empty); never a new file where the spare was removed.
+    writeFileSync(spare, body, { flag: 'r+' });
+    inItsDirectory(target, () => renameSync(spare, target));
+    return;
+  } catch {
+    rmSync(spare, { force: true });
+  }
+  replaceFile(dir, path, body);
+}
+
+/**
  * Puts at `target` the file that `make` creates at a temporary path beside it (a write, a hard
  * link), by one rename; on a failure the temporary file is removed and the error names `target`.
  */

@@ -5,7 +5,8 @@
 //
 // Every name a build (or the watch mode) puts beside the output ends in the pid of the process
 // that made it: `.public-next-<pid>`, `-prev-<pid>`, `-link-<pid>`, `-gen-a-<pid>`, `-snap-<pid>` (a server's),
-// `-record-<pid>` and `-downloads-<pid>` (what the watch mode writes ahead), `-trash-<pid>-…`. A build killed with SIGKILL leaves them behind; the next build sweeps those
+// `-record-<pid>` and `-downloads-<pid>` (what the watch mode writes ahead), `-spare-<pid>` (its
+// spare files: spare-files.ts), `-trash-<pid>-…`. A build killed with SIGKILL leaves them behind; the next build sweeps those
 // whose process is gone, and never those of a process that is still running (it may be a build
 // at work). One of them is worth more than the others: a build killed between its two renames
 // (writer.ts) leaves no output at all and the previous tree whole in `-prev-<pid>`, which the
@@ -85,7 +86,7 @@ function escapeRegExp(text: string): string {
 export function leftoverOf(outDir: string, name: string): { role: string; pid: number } | null {
   const base = escapeRegExp(basename(outDir));
   const m = new RegExp(
-    `^\\.${base}-(?:(next|prev|link|snap|record|downloads|gen-[ab])-(\\d+)|(trash)-(\\d+)-\\d+-\\d+)$`,
+    `^\\.${base}-(?:(next|prev|link|snap|record|downloads|spare|gen-[ab])-(\\d+)|(trash)-(\\d+)-\\d+-\\d+)$`,
   ).exec(name);
   if (m === null) return null;
   return { role: (m[1] ?? m[3]) as string, pid: Number(m[2] ?? m[4]) };

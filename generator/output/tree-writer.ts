@@ -20,7 +20,7 @@ import {
   removeManifest,
   writeManifest,
 } from './manifest.ts';
-import { inItsDirectory, placeFile, replaceFile } from './replace-file.ts';
+import { inItsDirectory, placeFile, replaceFile, replaceFileWith } from './replace-file.ts';
 
 export class TreeWriter {
   readonly dir: string;
@@ -32,16 +32,24 @@ export class TreeWriter {
   private readonly hashLater: boolean;
   /** The bytes of the files written whose hash is not made yet (hashLater). */
   private readonly unhashed = new Map<string, Uint8Array>();
+  /** Empty files made ahead to write into (spare-files.ts), if the tree's owner keeps any. */
+  private readonly spare: (() => string | null) | undefined;
 
   /**
    * A tree in `dir` that holds `files` (the map is the writer's from now on). With `hashLater`, the
    * hash of a file written is made only when the manifest is (the watch mode: an edit's answers do
-   * not wait for hashing what it writes); until then `files` holds it as ''.
+   * not wait for hashing what it writes); until then `files` holds it as ''. With `spare`, a file
+   * written goes through one of those empty files when it gives one (replace-file.ts replaceFileWith).
    */
-  constructor(dir: string, files: Map<string, FileFacts>, options: { hashLater?: boolean } = {}) {
+  constructor(
+    dir: string,
+    files: Map<string, FileFacts>,
+    options: { hashLater?: boolean; spare?: () => string | null } = {},
+  ) {
     this.dir = dir;
     this.files = files;
     this.hashLater = options.hashLater === true;
+    this.spare = options.spare;
   }
 
   /** The tree is about to change: its manifest goes first. */
@@ -58,7 +66,9 @@ export class TreeWriter {
   write(path: string, body: OutputFile['body'], hash?: string): void {
     this.begin();
     const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    replaceFile(this.dir, path, data);
+    const spare = this.spare?.() ?? null;
+    if (spare === null) replaceFile(this.dir, path, data);
+    else replaceFileWith(spare, this.dir, path, data);
     this.note(path, data, hash);
   }
 

@@ -91,7 +91,13 @@ interface Turn {
 /** The server error of an unexpected failure, its cause in the log. */
 const SERVER_ERROR: ApiError = { status: 500, detail: 'Server error.' };
 
-export function createApiServer(options: ServerOptions): Server {
+/** The API's server, which a process that swaps its output itself tells of each swap. */
+export type ApiServer = Server & {
+  /** The output was just swapped by this process: requests from now on are answered from the new tree. */
+  outputReplaced(): void;
+};
+
+export function createApiServer(options: ServerOptions): ApiServer {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const failed = (label: string, err: unknown): ApiError => {
     log(`error answering ${label}: ${messageOf(err)}`);
@@ -201,7 +207,7 @@ export function createApiServer(options: ServerOptions): Server {
     );
   });
   server.maxConnections = MAX_CONNECTIONS;
-  return server;
+  return Object.assign(server, { outputReplaced: () => site.forget() });
 }
 
 /** Answers of one connection that may wait for it to read them (HTTP/1.1 pipelining). */

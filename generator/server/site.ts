@@ -10,7 +10,9 @@
 //
 // The output's tree and its index's identity are looked at (a realpath and a stat) once per turn
 // of the event loop, not once per request: every request handled in a turn had been sent before
-// the turn began, so an answer from what they found then is never older than the request. Each
+// the turn began, so an answer from what they found then is never older than the request. A swap
+// made in this process (the watch mode's) says so (forget), and the requests after it in the same
+// turn look again: they are answered from the new tree at once, not one request later. Each
 // generation also keeps the answers given from it (server.ts): the same request gets the same
 // bytes until the next swap.
 
@@ -137,7 +139,11 @@ const NO_SITE: ApiError = { status: 503, detail: `No built site: it has no ${SIT
 const decoder = new TextDecoder();
 
 /** The live generation of the site in `publicDir`, loaded again whenever a rebuild replaced it. */
-export function siteLoader(publicDir: string): { current(): Result<Site, ApiError>; fresh(): Result<Site, ApiError> } {
+export function siteLoader(publicDir: string): {
+  current(): Result<Site, ApiError>;
+  fresh(): Result<Site, ApiError>;
+  forget(): void;
+} {
   let loaded: { key: string; site: Result<Site, ApiError> } | null = null;
   /**
    * The last index parsed, by its bytes: a swap whose index has the same bytes (an edit of an
@@ -208,5 +214,12 @@ export function siteLoader(publicDir: string): { current(): Result<Site, ApiErro
     current: () => thisTurn ?? remember(load()),
     /** Looks again now, whatever this turn found (after a file its index lists was missing). */
     fresh: () => remember(load()),
+    /**
+     * Forgets what this turn found: the next request looks again. For a swap made in this process
+     * (the watch mode's), after which the requests of the same turn are answered from the new tree.
+     */
+    forget: () => {
+      thisTurn = null;
+    },
   };
 }

@@ -49,6 +49,11 @@ export interface SessionOptions extends LoadOptions {
    * Negative: at once, within each rebuild (the tests that compare every rebuild with a cold build).
    */
   downloadsDelayMs?: number;
+  /**
+   * Called whenever the other tree has just been made live (an edit's rebuild, new downloads): a
+   * server in this process then answers from it at once (server.ts outputReplaced).
+   */
+  onLive?: () => void;
 }
 
 /**
@@ -432,6 +437,7 @@ export class BuildSession {
     // Another live tree: a recording under way was of the one before.
     if (changed.length > 0 || this.twins.liveSlot !== slot) this.records.moved();
     this.needsRender = false;
+    if (this.twins.liveSlot !== slot) this.options.onLive?.();
     return changed;
   }
 }

@@ -21,11 +21,20 @@ import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts
 import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
 import { changesBetween, type FileFacts } from '../output/manifest.ts';
 import { writeAhead } from '../output/replace-file.ts';
+import { SpareFiles } from '../output/spare-files.ts';
 import { discard } from '../output/trash.ts';
 import { TreeWriter } from '../output/tree-writer.ts';
 import { sameBody } from '../render/render-site.ts';
 import { describeFault } from './describe-fault.ts';
 import { slices } from './slices.ts';
+
+/**
+ * A directory of this process's beside the output (on its file system, out of readers' sight, swept
+ * by the next build if this process dies: output/trash.ts): what is written ahead, the spare files.
+ */
+function besideOutput(outDir: string, of: 'record' | 'downloads' | 'spare'): string {
+  return join(dirname(outDir), `.${basename(outDir)}-${of}-${process.pid}`);
+}
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 const GRACE_MS = 1000;
@@ -139,6 +148,7 @@ function writeWhole(
   slot: Slot,
   files: readonly OutputFile[],
   live: boolean,
+  spares: SpareFiles,
   known?: ReadonlyMap<string, FileFacts>,
 ): Generation {
   const staging = `${slotDir(outDir, slot)}-${process.pid}`;
@@ -155,7 +165,9 @@ function writeWhole(
     // A rename moves no file: the facts hold in the tree's place.
     return {
       bodies: new Map(files.map((f) => [f.path, f.body])),
-      writer: new TreeWriter(slotDir(outDir, slot), writer.facts(), { hashLater: true }),
+      // Its later writes (a few files an edit) go through spare files; the staging tree's, every
+      // file of the site at once, would only use them up.
+      writer: new TreeWriter(slotDir(outDir, slot), writer.facts(), { hashLater: true, spare: () => spares.take() }),
     };
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
@@ -181,6 +193,8 @@ export class TwinTrees {
   private readonly warn: (line: string) => void;
   /** Names the files written ahead, each its own (a stopped run's may still be in the directory). */
   private aheadCount = 0;
+  /** Empty files both trees' writers write into (output/spare-files.ts). */
+  private readonly spares: SpareFiles;
 
   private constructor(
     outDir: string,
@@ -188,12 +202,15 @@ export class TwinTrees {
     gens: Record<Slot, Generation>,
     warn: (line: string) => void,
     before: Map<string, FileFacts> | null,
+    spares: SpareFiles,
   ) {
     this.outDir = outDir;
     this.warn = warn;
     this.live = live;
     this.gens = gens;
     this.recorded = before;
+    this.spares = spares;
+    spares.fill();
   }
 
   /**
@@ -209,10 +226,11 @@ export class TwinTrees {
     warn: (line: string) => void,
     before: Map<string, FileFacts> | null,
   ): TwinTrees {
-    const first = writeWhole(outDir, live, files, true);
-    const second = writeWhole(outDir, otherSlot(live), files, false, first.writer.files);
+    const spares = new SpareFiles(besideOutput(outDir, 'spare'));
+    const first = writeWhole(outDir, live, files, true, spares);
+    const second = writeWhole(outDir, otherSlot(live), files, false, spares, first.writer.files);
     const gens = { [live]: first, [otherSlot(live)]: second } as Record<Slot, Generation>;
-    return new TwinTrees(outDir, live, gens, warn, before);
+    return new TwinTrees(outDir, live, gens, warn, before, spares);
   }
 
   /** The generation that is live. */
@@ -230,6 +248,7 @@ export class TwinTrees {
     if (this.catchUp !== null) clearTimeout(this.catchUp);
     this.catchUp = null;
     rmSync(this.aheadDir('downloads'), { recursive: true, force: true });
+    this.spares.close();
   }
 
   /**
@@ -266,7 +285,7 @@ export class TwinTrees {
    * (output/trash.ts).
    */
   aheadDir(of: 'record' | 'downloads'): string {
-    return join(dirname(this.outDir), `.${basename(this.outDir)}-${of}-${process.pid}`);
+    return besideOutput(this.outDir, of);
   }
 
   /**
