@@ -22,7 +22,8 @@ export class SpareFiles {
   /** Empty files made and not taken, each its own. */
   private readonly ready: string[] = [];
   private made = 0;
-  private filling = false;
+  /** The files being made, if they are (settles when fill's work ends). */
+  private filling: Promise<void> | null = null;
   private closed = false;
 
   constructor(dir: string, want = SPARE_FILES) {
@@ -47,16 +48,15 @@ export class SpareFiles {
    * that cannot be made) stops it quietly: writes then create their own files, as without spares.
    */
   fill(): void {
-    if (this.filling || this.closed || this.ready.length >= this.want) return;
-    this.filling = true;
-    void this.makeSome().finally(() => {
-      this.filling = false;
+    if (this.filling !== null || this.closed || this.ready.length >= this.want) return;
+    this.filling = this.makeSome().finally(() => {
+      this.filling = null;
     });
   }
 
   /** Resolves when no file is being made (the tests). */
-  async settled(): Promise<void> {
-    while (this.filling) await new Promise((resolve) => setTimeout(resolve, 1));
+  settled(): Promise<void> {
+    return this.filling ?? Promise.resolve();
   }
 
   private async makeSome(): Promise<void> {
