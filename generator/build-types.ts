@@ -2,6 +2,7 @@
 // it tells its steps to. A module of its own so that unchanged.ts (which answers for a build with
 // nothing to do) and the CLI's reporter name them without importing build.ts.
 
+import type { ContentRead } from './content/discover.ts';
 import type { LoadOptions } from './content/fingerprint.ts';
 
 export interface BuildOptions extends LoadOptions {
@@ -13,6 +14,8 @@ export interface BuildOptions extends LoadOptions {
    * `npm run build` does): the build then does not ask again.
    */
   checked?: boolean;
+  /** What that check read of the content (checkUnchanged's `keep`): used, not read again. */
+  contentRead?: ContentRead;
   /** Write a whole new tree, trusting nothing of the previous output (no rebuild, no skip). */
   full?: boolean;
   /**

@@ -12,6 +12,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type BuildOptions, type BuildReport, SILENT_PROGRESS } from './build-types.ts';
 import { readContent, validate } from './content/load.ts';
 import { ContentError, printable } from './content/problems.ts';
+import { DOWNLOAD_FILES, DOWNLOADS_FILE } from './core/files.ts';
 import type { OutputFile } from './output/file.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
@@ -21,6 +22,9 @@ import { patchSite } from './render/patch.ts';
 import { renderFiles } from './render/render-site.ts';
 import { type SiteSearchIndex, searchIndexFilesInSteps } from './render/search-index.ts';
 import { checkUnchanged } from './unchanged.ts';
+
+/** The files addDownloads adds. */
+const DOWNLOAD_OUTPUT: ReadonlySet<string> = new Set([...DOWNLOAD_FILES, DOWNLOADS_FILE]);
 
 /** Milliseconds of rendering between two turns of the event loop. */
 const RENDER_SLICE_MS = 5;
@@ -45,8 +49,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Before any reading: a typo in --content or a wrong --out stops here, with nothing touched.
   prepareOutput(options.contentDir, options.outDir);
   // When the output was made from the same content, options and generator, there is nothing to do.
+  let contentRead = options.contentRead;
   if (options.full !== true && options.checked !== true) {
-    const unchanged = checkUnchanged(options, progress.done, t0);
+    contentRead = { listing: null, files: new Map() };
+    const unchanged = checkUnchanged(options, progress.done, t0, contentRead);
     if (unchanged !== null) return unchanged;
   }
   progress.step(`reading ${options.contentDir}`);
@@ -65,6 +71,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const state = await readContent(options.contentDir, {
       ...options,
       fingerprint: true,
+      read: contentRead,
       onListed: (files) => progress.counted(`reading ${options.contentDir}`, files),
       onParsed: () => progress.tick(),
     });
@@ -120,20 +127,21 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       await addSteps(patched.files.values());
       search = patched.site.search as SiteSearchIndex;
     } else ({ index: search, entriesIndex } = await addSteps(everything()));
-    // The files first, their list (sizes and hashes) after them, as renderFiles gives them; let
-    // go of once written (the database is 20 MB on the whole diary, 100 MB at thirty times the
-    // topics: held until the build returned, through the writing of the basis).
-    await addDownloads(site, downloads);
-    downloads = undefined;
     // Every other file of a patched rebuild is kept, each checked first (rebuild.ts keepLive): one
     // the live tree no longer holds as written (damaged in place) is rendered again, with the rest.
+    // Checked while the database's thread still works: this thread waits for it otherwise.
     let patched = last !== null;
-    const damaged = rebuild !== null && patched ? await addSteps(rebuild.keepLive()) : null;
+    const damaged = rebuild !== null && patched ? await addSteps(rebuild.keepLive(DOWNLOAD_OUTPUT)) : null;
     if (damaged !== null) {
       warn(`${join(options.outDir, damaged)} is not as the last build wrote it: rendering everything`);
       patched = false;
       ({ index: search, entriesIndex } = await addSteps(everything()));
     }
+    // The files first, their list (sizes and hashes) after them, as renderFiles gives them; let
+    // go of once written (the database is 20 MB on the whole diary, 100 MB at thirty times the
+    // topics: held until the build returned, through the writing of the basis).
+    await addDownloads(site, downloads);
+    downloads = undefined;
     // A patched rebuild's basis is the last one with the edited records' lines replaced.
     const basis = basisPieces(
       model,

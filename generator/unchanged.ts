@@ -5,6 +5,7 @@
 
 import { join } from 'node:path';
 import type { BuildOptions, BuildReport } from './build-types.ts';
+import type { ContentRead } from './content/discover.ts';
 import { buildFingerprint } from './content/fingerprint.ts';
 import { readRegular } from './content/read-regular.mjs';
 import { SITE_INDEX_FILE } from './core/files.ts';
@@ -57,13 +58,15 @@ function unchangedReport(
  * current (made from the same content, options and generator, and as it was written); null when
  * there is work. The content is fingerprinted only when the output records a fingerprint to
  * compare with (an empty directory, a first build: not); the build records its own, of the files
- * as it reads them (load.ts).
+ * as it reads them (load.ts). Given `keep`, what it read of the content is put there: when there is
+ * work, the build parses them (BuildOptions.contentRead) instead of reading them again.
  */
 export function checkUnchanged(
   options: BuildOptions,
   done: (line: string) => void,
   t0 = performance.now(),
+  keep?: ContentRead,
 ): BuildReport | null {
-  const current = currentOutput(options.outDir, () => buildFingerprint(options.contentDir, options));
+  const current = currentOutput(options.outDir, () => buildFingerprint(options.contentDir, options, keep));
   return current === null ? null : unchangedReport(current, options, t0, done);
 }

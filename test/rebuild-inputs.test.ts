@@ -1,15 +1,18 @@
 // What a build records of its inputs (the manifest's fingerprint, content/fingerprint.ts) is what
-// it read and rendered, not what it saw when it first looked for anything to do: a file saved in
-// between must not leave an output recorded as made of content it was not made of, which a later
-// build would then take for current. The file is changed at the moment the build has listed the
-// content to read it (after its check), when it tells its progress reporter how many files it reads.
+// it read and rendered: a file saved while it builds must not leave an output recorded as made of
+// content it was not made of, which a later build would then take for current. The build reads
+// each file once: its check for anything to do reads the content, and the build parses what the
+// check read (discover.ts ContentRead). The file is changed just after the check, at the moment
+// the build tells its progress reporter how many files it reads.
 
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
 import { type BuildProgress, SILENT_PROGRESS } from '../generator/build-types.ts';
+import type { ContentRead } from '../generator/content/discover.ts';
 import { buildFingerprint } from '../generator/content/fingerprint.ts';
+import { readContent } from '../generator/content/load.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
 import { readManifest } from '../generator/output/manifest.ts';
 import { smallSite, writeContent } from './helpers/content.ts';
@@ -29,14 +32,17 @@ function withText(contentDir: string, text: string): void {
 }
 
 describe('the inputs a build records', () => {
-  it('are those it read: a file saved after its check and then saved back is built again', async () => {
+  it('are those it read: a file saved after its check is built by the next build', async () => {
     // A small site: the race is the same whatever the content's size.
     const content = writeContent(smallSite());
     const out = join(tempDir('pepys-inputs-'), 'public');
     await run(content, out);
 
     withText(content, 'Version B.');
-    // The build checks (and sees B), then lists the content to read it: C is saved just then.
+    const madeOfB = buildFingerprint(content, { env: {} });
+    const referenceB = join(tempDir('pepys-inputs-b-'), 'public');
+    await run(content, referenceB);
+    // The build checks (reading B), then goes on to parse what it read: C is saved just then.
     let listed = 0;
     const progress: BuildProgress = {
       ...SILENT_PROGRESS,
@@ -47,15 +53,45 @@ describe('the inputs a build records', () => {
     expect((await run(content, out, progress)).mode).not.toBe('unchanged');
     expect(listed).toBe(1);
     const live = slotDir(out, activeSlot(out) as 'a' | 'b');
-    // Recorded as made of C, which it was made of.
-    expect(readManifest(live)?.inputs).toBe(buildFingerprint(content, { env: {} }));
+    // Recorded as made of B, which its check read and it was made of (C was not read again).
+    expect(readManifest(live)?.inputs).toBe(madeOfB);
+    expect(madeOfB).not.toBe(buildFingerprint(content, { env: {} }));
+    expect(readTreeBytes(out)).toEqual(readTreeBytes(referenceB));
 
-    // B saved back: B's output is not there, so there is work to do, and the output is B's.
-    withText(content, 'Version B.');
+    // C is there: the next build has work to do, and makes C's output.
     expect((await run(content, out)).mode).not.toBe('unchanged');
     const reference = join(tempDir('pepys-inputs-cold-'), 'public');
     await run(content, reference);
     expect(readTreeBytes(out)).toEqual(readTreeBytes(reference));
     rmSync(reference, { recursive: true, force: true });
+  });
+});
+
+describe('what the check read of the content', () => {
+  it('is what the build lists, parses and fingerprints: taken out as used, nothing read again', async () => {
+    const content = writeContent(smallSite());
+    const read: ContentRead = { listing: null, files: new Map() };
+    const checked = buildFingerprint(content, { env: {} }, read);
+    const listed = [...(read.listing?.entryFiles ?? []), ...(read.listing?.topicFiles ?? [])];
+    expect(listed).toContain(ENTRY);
+    expect([...read.files.keys()].sort()).toEqual(listed.sort());
+
+    // Saved after the check, and a new entry: the build uses the check's bytes and its listing.
+    withText(content, 'Version C.');
+    writeFileSync(join(content, 'entries/1660/1660-01-03.html'), readFileSync(join(content, ENTRY), 'utf8'));
+    const state = await readContent(content, { env: {}, fingerprint: true, read });
+    expect(state.fingerprint).toBe(checked);
+    expect(read.files.size).toBe(0);
+    expect(read.listing).toBeNull();
+    expect(state.entryFiles).not.toContain('entries/1660/1660-01-03.html');
+    const parsed = state.parsed.get(ENTRY);
+    const html = parsed?.kind === 'entry' ? parsed.parsed?.entry.entryHTML : undefined;
+    expect(html).toBeDefined();
+    expect(html).not.toContain('Version C.');
+
+    // Without it, the same directory is read as it is now.
+    const now = await readContent(content, { env: {}, fingerprint: true });
+    expect(now.fingerprint).not.toBe(checked);
+    expect(now.entryFiles).toContain('entries/1660/1660-01-03.html');
   });
 });

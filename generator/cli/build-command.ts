@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { createColors } from 'picocolors';
 import type { BuildReport } from '../build.ts';
 import { type ConfigOverrides, loadSiteConfig, placeholderOrigin } from '../content/config.ts';
+import type { ContentRead } from '../content/discover.ts';
 import { printable } from '../content/problems.ts';
 import type { SiteConfig } from '../core/model.ts';
 import { outputCapWarnings } from '../deploy/file-caps.ts';
@@ -161,7 +162,9 @@ async function run(args: readonly string[], io: CommandIo, failure: ReportContex
     ]);
     const stream = io.stderrStream ?? { isTTY: false, write: io.stderr };
     const progress = createProgress(options.quiet, stream);
-    const unchanged = values.full === true ? null : checkUnchanged(options, (line) => progress.done(line));
+    const contentRead: ContentRead = { listing: null, files: new Map() };
+    const unchanged =
+      values.full === true ? null : checkUnchanged(options, (line) => progress.done(line), undefined, contentRead);
     const report =
       unchanged ??
       (await (
@@ -169,6 +172,7 @@ async function run(args: readonly string[], io: CommandIo, failure: ReportContex
       ).build({
         ...options,
         checked: values.full !== true,
+        contentRead,
         full: values.full === true,
         progress: createProgress(options.quiet, stream),
       }));

@@ -14,9 +14,9 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lstatOrNull } from '../paths.ts';
 import { type ConfigOverrides, SITE_FILE } from './config.ts';
-import { listContent } from './discover.ts';
+import { type ContentRead, listContent } from './discover.ts';
 import type { Problem } from './problems.ts';
-import { MAX_FILE_BYTES, type ReadOutcome } from './read-file.ts';
+import { type FileRead, MAX_FILE_BYTES, type ReadOutcome } from './read-file.ts';
 import { readRegular } from './read-regular.mjs';
 
 /** What a content directory is read with besides its files (defined where the fingerprint hashes it). */
@@ -44,9 +44,13 @@ interface HashedInput {
  * A file read now: its bytes, absent, or what stopped it. Read as the build reads content
  * (read-regular.mjs): a FIFO or a device in its place is a failure, never waited on nor read.
  */
-function readInput(path: string): Input {
+function readInput(path: string, keep?: (read: FileRead) => void): Input {
   const read = readRegular(path, MAX_FILE_BYTES);
-  if (read.bytes !== null) return { bytes: read.bytes };
+  if (read.bytes !== null) {
+    const { dev, ino, mode, size, mtimeMs, ctimeMs } = read.stats;
+    keep?.({ facts: { dev, ino, mode, size, mtimeMs, ctimeMs }, readAt: read.readAt, bytes: read.bytes });
+    return { bytes: read.bytes };
+  }
   if (read.stats !== null) return { bytes: null, failure: read.stats.isFile() ? 'too large' : 'not a regular file' };
   const code = (read.error as NodeJS.ErrnoException | null)?.code ?? String(read.error);
   if (code !== 'ENOENT') return { bytes: null, failure: `unreadable ${code}` };
@@ -189,18 +193,20 @@ export function inputOf(read: ReadOutcome): Input | null {
 /**
  * The fingerprint of a build of `contentDir` with these options (see above), its files read
  * now: whether there is anything to do. The build records instead the fingerprint of the files
- * as it read and parsed them (load.ts readContent), so that a file changed between the two
- * readings cannot leave an output recorded as made of what it was not made of. Both hash the same
- * bytes; they differ only for a file that cannot be read, and a build that meets one records nothing.
+ * as it parsed them (load.ts readContent), so that a file changed after this reading cannot leave
+ * an output recorded as made of what it was not made of. Given `keep`, the listing and the entry
+ * and topic files read whole are put there, and the build parses those very bytes. Both hash the
+ * same bytes; they differ only for a file that cannot be read, and a build that meets one records nothing.
  */
-export function buildFingerprint(contentDir: string, options: LoadOptions): string {
+export function buildFingerprint(contentDir: string, options: LoadOptions, keep?: ContentRead): string {
   const h = inputsHash(options);
   for (const label of [SITE_FILE, CATEGORIES_FILE]) h.file(label, readInput(join(contentDir, label)));
   const listing = listContent(contentDir);
+  if (keep !== undefined) keep.listing = listing;
   h.problems(listing.problems);
   const root = contentDir.endsWith(sep) ? contentDir : contentDir + sep;
   for (const file of [...listing.entryFiles, ...listing.topicFiles]) {
-    const input = readInput(root + file);
+    const input = readInput(root + file, keep && ((read) => keep.files.set(file, read)));
     // A file gone since it was listed is as if it had not been listed (as the build reads it).
     if (input.bytes !== null || input.failure !== undefined) h.file(file, input);
   }

@@ -7,7 +7,7 @@
 import type { Model, SiteConfig } from '../core/model.ts';
 import { buildModel } from './build-model.ts';
 import { readSiteConfig, SITE_FILE } from './config.ts';
-import { listContent } from './discover.ts';
+import { type ContentRead, listContent } from './discover.ts';
 import { inputOf, inputsHash, type LoadOptions, type Sources } from './fingerprint.ts';
 import { type ParsedCategory, parseCategoriesFile } from './parse-categories.ts';
 import type { ParsedEntry } from './parse-entry.ts';
@@ -15,7 +15,7 @@ import { type FileJob, type ParsedFile, parseContentFile } from './parse-file.ts
 import type { ParsedTopic } from './parse-topic.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { READ_AHEAD_MIN_FILES, startReadAhead } from './read-ahead.ts';
-import { type ReadOutcome, readContentFile } from './read-file.ts';
+import { outcomeOfRead, type ReadOutcome, readContentFile } from './read-file.ts';
 
 export const CATEGORIES_FILE = 'categories.yaml';
 
@@ -34,6 +34,8 @@ export interface ReadOptions extends LoadOptions {
    * record: what the output is made of, whatever changed since its first look.
    */
   fingerprint?: boolean;
+  /** What was already read of the directory (discover.ts): used as it was read, each part taken out. */
+  read?: ContentRead;
 }
 
 export interface LoadedContent {
@@ -99,7 +101,8 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   const siteRead = readContentFile(contentDir, SITE_FILE);
   const site = readSiteConfig(contentDir, options.overrides ?? {}, options.env ?? {}, siteRead);
   const { config } = site;
-  const listing = listContent(contentDir);
+  const listing = options.read?.listing ?? listContent(contentDir);
+  if (options.read !== undefined) options.read.listing = null;
   // Before the records: a topic's kind may come from its categories (build.ts renders details early).
   const categoriesRead = readContentFile(contentDir, CATEGORIES_FILE);
   const categories = readCategories(contentDir, categoriesRead);
@@ -115,9 +118,11 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   // docs/performance.md); a second thread may read the files ahead of it.
   const all = [...listing.entryFiles, ...listing.topicFiles];
   options.onListed?.(all.length);
+  const already = options.read?.files ?? new Map();
+  const toRead = already.size === 0 ? all : all.filter((file) => !already.has(file));
   const readAhead = options.readAhead ?? 'auto';
-  const reader = (readAhead === 'auto' ? all.length >= READ_AHEAD_MIN_FILES : readAhead)
-    ? startReadAhead(contentDir, all)
+  const reader = (readAhead === 'auto' ? toRead.length >= READ_AHEAD_MIN_FILES : readAhead && toRead.length > 0)
+    ? startReadAhead(contentDir, toRead)
     : null;
   const parsed = new Map<string, ParsedFile>();
   try {
@@ -127,7 +132,12 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     ] as const) {
       for (const file of files) {
         const job: FileJob = { kind, file };
-        const read = reader?.next(file) ?? readContentFile(contentDir, file);
+        const before = already.get(file);
+        already.delete(file);
+        const read =
+          before !== undefined
+            ? outcomeOfRead(file, before.facts, before.readAt, before.bytes)
+            : (reader?.next(file) ?? readContentFile(contentDir, file));
         const p = parseContentFile(contentDir, job, config, read);
         // A file removed after it was listed is as if it had not been listed.
         if (p.gone) continue;
@@ -139,6 +149,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     }
   } finally {
     reader?.close();
+    already.clear();
   }
   const present = (file: string) => parsed.has(file);
   return {

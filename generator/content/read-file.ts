@@ -60,6 +60,13 @@ function readSignature(s: StatFacts, readAt = Date.now()): string {
   return recent ? `racy:${signatureOf(s)}` : signatureOf(s);
 }
 
+/** A content file's bytes and facts, read whole by another reader of content (discover.ts ContentRead). */
+export interface FileRead {
+  facts: StatFacts;
+  readAt: number;
+  bytes: Uint8Array;
+}
+
 /**
  * What readContentFile gives for a regular file of at most MAX_FILE_BYTES whose facts (taken just
  * after opening it, at `readAt`) and whole bytes were read elsewhere: a build's reading thread

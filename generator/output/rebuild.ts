@@ -83,9 +83,9 @@ export interface Rebuild {
    * caller may let its event loop turn). Each is checked first, never copied forward on trust: the
    * tree's own copy when its bytes hash to the live manifest's, else the live tree's (readLive).
    * Returns null when all are kept, else the first that neither holds (damaged in place, say):
-   * the caller must then render everything.
+   * the caller must then render everything. The files of `coming` are left to be added after.
    */
-  keepLive(): Generator<undefined, string | null>;
+  keepLive(coming?: ReadonlySet<string>): Generator<undefined, string | null>;
   /**
    * Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
    * `sources`, the same file by file, and `basis`, the build's basis (render/basis.ts). Every file
@@ -213,13 +213,13 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       tree.write(path, data, hash);
       written.push(path);
     },
-    *keepLive() {
+    *keepLive(coming = new Set()) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       if (live === null) return MANIFEST_FILE;
       // The tree written is the live one's or one rebuild behind it: only the files of that
       // rebuild differ, copied here (read back as readLive reads them: as the live manifest says).
       for (const [path, f] of live.files) {
-        if (seen.has(path)) continue;
+        if (seen.has(path) || coming.has(path)) continue;
         if (before.get(path)?.hash === f.hash && holdsHash(join(dir, path), f)) seen.add(path);
         else {
           const bytes = rebuild.readLive(path);
