@@ -64,7 +64,8 @@ export interface RebuildStats {
 }
 
 export interface Rebuild {
-  add(path: string, body: OutputFile['body']): void;
+  /** Adds a file (a path relative to the tree); `sha256`: the body's hash (hex), when the caller has it. */
+  add(path: string, body: OutputFile['body'], sha256?: string): void;
   /**
    * A file of the live tree, read now: its bytes when the live tree's manifest holds and lists it
    * with those bytes' hash, else null (what a rebuild may reuse of the last build: build.ts).
@@ -199,11 +200,11 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       if (basis.untrusted !== undefined) warn(`${basis.untrusted}: not trusted (its files are rendered again)`);
       return { sources: readSources(liveDir, live), basis: basis.bytes };
     },
-    add(path, body) {
+    add(path, body, sha256) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       seen.add(path);
       const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-      const hash = hashBytes(data);
+      const hash = sha256 ?? hashBytes(data);
       // The tree holds these bytes, says its manifest: kept when its file does (its size and
       // times say nothing of bytes changed in place, in this tree or, by a hard link, the live one).
       if (before.get(path)?.hash === hash && holdsBytes(join(dir, path), data)) {

@@ -230,8 +230,11 @@ type WorkerRow = [path: string, hash: string, size: number, ino: number, mtimeMs
 
 /** A site being written into its staging tree by a thread of its own, not yet the output. */
 export interface StagedSite {
-  /** Queues a file (a path relative to the tree); waits while the thread is far behind. */
-  add(path: string, body: OutputFile['body']): void;
+  /**
+   * Queues a file (a path relative to the tree); waits while the thread is far behind. `sha256`:
+   * the body's hash (hex), when the caller has it.
+   */
+  add(path: string, body: OutputFile['body'], sha256?: string): void;
   /**
    * Waits for every file, checks the output again and swaps the tree in (see writeSiteAtomically);
    * its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
@@ -327,7 +330,7 @@ export function beginSite(outDir: string): StagedSite {
   };
 
   const site: StagedSite = {
-    add(path, body) {
+    add(path, body, sha256) {
       if (!open) throw new Error(`${next} is no longer being written`);
       // UTF-8 needs at most 3 bytes for each UTF-16 unit. A few large files (the database) are
       // written here.
@@ -336,7 +339,7 @@ export function beginSite(outDir: string): StagedSite {
         const data = bufferOf(body);
         mkdirSync(join(next, dirname(path)), { recursive: true });
         writeOne(join(next, path), data);
-        localFacts.set(path, factsOf(hashBytes(data), statSync(join(next, path))));
+        localFacts.set(path, factsOf(sha256 ?? hashBytes(data), statSync(join(next, path))));
         local.files++;
         local.bytes += data.length;
         return;

@@ -40,10 +40,11 @@ function startedSql(): SqlJsStatic {
   return SQL;
 }
 
-/** A file of the site whose body is bytes rather than text. */
+/** A download: a file of the site whose body is bytes rather than text, and their SHA-256 (hex), as its list gives it. */
 interface BinaryFile {
   path: string;
   body: Uint8Array;
+  sha256: string;
 }
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -386,18 +387,19 @@ export interface Downloads {
 }
 
 function downloadsOf(model: Model, bodies: Map<string, Uint8Array>): Downloads {
+  const hashes = new Map([...bodies].map(([name, body]) => [name, createHash('sha256').update(body).digest('hex')]));
   const downloads: Download[] = [...bodies].map(([name, body]) => ({
     name,
     description: DESCRIPTIONS[name] ?? '',
     url: `${model.config.apiOrigin}/${downloadFile(name)}`,
     mediaType: DOWNLOAD_TYPES.get(name) ?? 'application/octet-stream',
     bytes: body.length,
-    sha256: createHash('sha256').update(body).digest('hex'),
+    sha256: hashes.get(name) as string,
   }));
   const { license } = model.config;
   const list: DownloadList = license === null ? { downloads } : { downloads, license: { ...license } };
   return {
-    files: [...bodies].map(([name, body]) => ({ path: downloadFile(name), body })),
+    files: [...bodies].map(([name, body]) => ({ path: downloadFile(name), body, sha256: hashes.get(name) as string })),
     list: { path: DOWNLOADS_FILE, body: pretty(list) },
   };
 }
