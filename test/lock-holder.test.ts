@@ -21,12 +21,21 @@ afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
 });
 
-/** A live process that is not a build, or (`asBuild`) one whose command line is a build's. */
+/**
+ * A live process that is not a build, or (`asBuild`) one whose command line is a build's, once it
+ * runs its script. Its 'spawn' event comes when the exec has closed the pipe libuv waits on, which
+ * Linux does before it sets the new command line: read in between, /proc/<pid>/cmdline is empty.
+ * On a loaded machine the test once took such a lock over (the holder not a build, by its command).
+ */
 async function liveProcess(asBuild = false): Promise<number> {
-  const args = ['-e', 'setTimeout(() => {}, 60_000)', ...(asBuild ? ['generator/cli/build.ts', '--out', 'x'] : [])];
-  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  const script = "process.stdout.write('ready\\n'); setTimeout(() => {}, 60_000)";
+  const args = ['-e', script, ...(asBuild ? ['generator/cli/build.ts', '--out', 'x'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(child);
-  await new Promise((r) => child.once('spawn', r));
+  await new Promise((resolve, reject) => {
+    child.stdout?.once('data', resolve);
+    child.once('error', reject);
+  });
   return child.pid as number;
 }
 
