@@ -89,6 +89,16 @@ describe('what the check read of the content', () => {
     expect(html).toBeDefined();
     expect(html).not.toContain('Version C.');
 
+    // Each file is hashed once: the check's hash is the one taken (made wrong on purpose, it shows).
+    const again: ContentRead = { listing: null, files: new Map() };
+    const fingerprint = buildFingerprint(content, { env: {} }, again);
+    const kept = again.files.get(ENTRY);
+    if (kept === undefined) throw new Error(`${ENTRY} was not kept`);
+    again.files.set(ENTRY, { ...kept, digest: 'not-the-hash' });
+    const wrong = await readContent(content, { env: {}, fingerprint: true, read: again });
+    expect(wrong.sources?.files.get(ENTRY)).toBe('not-the-hash');
+    expect(wrong.fingerprint).not.toBe(fingerprint);
+
     // Without it, the same directory is read as it is now.
     const now = await readContent(content, { env: {}, fingerprint: true });
     expect(now.fingerprint).not.toBe(checked);

@@ -44,7 +44,7 @@ interface HashedInput {
  * A file read now: its bytes, absent, or what stopped it. Read as the build reads content
  * (read-regular.mjs): a FIFO or a device in its place is a failure, never waited on nor read.
  */
-function readInput(path: string, keep?: (read: FileRead) => void): Input {
+function readInput(path: string, keep?: (read: Omit<FileRead, 'digest'>) => void): Input {
   const read = readRegular(path, MAX_FILE_BYTES);
   if (read.bytes !== null) {
     const { dev, ino, mode, size, mtimeMs, ctimeMs } = read.stats;
@@ -206,9 +206,12 @@ export function buildFingerprint(contentDir: string, options: LoadOptions, keep?
   h.problems(listing.problems);
   const root = contentDir.endsWith(sep) ? contentDir : contentDir + sep;
   for (const file of [...listing.entryFiles, ...listing.topicFiles]) {
-    const input = readInput(root + file, keep && ((read) => keep.files.set(file, read)));
+    let read: Omit<FileRead, 'digest'> | undefined;
+    const input = readInput(root + file, keep && ((r) => (read = r)));
     // A file gone since it was listed is as if it had not been listed (as the build reads it).
-    if (input.bytes !== null || input.failure !== undefined) h.file(file, input);
+    if (input.bytes === null && input.failure === undefined) continue;
+    const digest = h.file(file, input);
+    if (read !== undefined) keep?.files.set(file, { ...read, digest });
   }
   return h.digest();
 }

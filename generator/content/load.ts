@@ -141,7 +141,9 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
         const p = parseContentFile(contentDir, job, config, read);
         // A file removed after it was listed is as if it had not been listed.
         if (p.gone) continue;
-        const input = inputs === null ? null : inputOf(read);
+        // Each file's bytes are hashed once: the check's reading kept its hash.
+        const input =
+          inputs === null ? null : before !== undefined && read.ok ? { digest: before.digest } : inputOf(read);
         if (input !== null) inputs?.file(file, input);
         parsed.set(file, p);
         options.onParsed?.();

@@ -65,6 +65,8 @@ export interface FileRead {
   facts: StatFacts;
   readAt: number;
   bytes: Uint8Array;
+  /** The bytes' hash, as the fingerprint takes it (fingerprint.ts). */
+  digest: string;
 }
 
 /**
