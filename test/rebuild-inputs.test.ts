@@ -12,6 +12,7 @@ import { build } from '../generator/build.ts';
 import { type BuildProgress, SILENT_PROGRESS } from '../generator/build-types.ts';
 import type { ContentRead } from '../generator/content/discover.ts';
 import { buildFingerprint } from '../generator/content/fingerprint.ts';
+import { keptReads } from '../generator/content/kept-reads.ts';
 import { readContent } from '../generator/content/load.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
 import { readManifest } from '../generator/output/manifest.ts';
@@ -70,11 +71,12 @@ describe('the inputs a build records', () => {
 describe('what the check read of the content', () => {
   it('is what the build lists, parses and fingerprints: taken out as used, nothing read again', async () => {
     const content = writeContent(smallSite());
-    const read: ContentRead = { listing: null, files: new Map() };
+    const read: ContentRead = { listing: null, files: keptReads() };
     const checked = buildFingerprint(content, { env: {} }, read);
     const listed = [...(read.listing?.entryFiles ?? []), ...(read.listing?.topicFiles ?? [])];
     expect(listed).toContain(ENTRY);
-    expect([...read.files.keys()].sort()).toEqual(listed.sort());
+    expect(read.files.size).toBe(listed.length);
+    for (const file of listed) expect(read.files.has(file)).toBe(true);
 
     // Saved after the check, and a new entry: the build uses the check's bytes and its listing.
     withText(content, 'Version C.');
@@ -90,11 +92,11 @@ describe('what the check read of the content', () => {
     expect(html).not.toContain('Version C.');
 
     // Each file is hashed once: the check's hash is the one taken (made wrong on purpose, it shows).
-    const again: ContentRead = { listing: null, files: new Map() };
+    const again: ContentRead = { listing: null, files: keptReads() };
     const fingerprint = buildFingerprint(content, { env: {} }, again);
-    const kept = again.files.get(ENTRY);
+    const kept = again.files.take(ENTRY);
     if (kept === undefined) throw new Error(`${ENTRY} was not kept`);
-    again.files.set(ENTRY, { ...kept, digest: 'not-the-hash' });
+    again.files.keep(ENTRY, { ...kept, digest: 'not-the-hash' });
     const wrong = await readContent(content, { env: {}, fingerprint: true, read: again });
     expect(wrong.sources?.files.get(ENTRY)).toBe('not-the-hash');
     expect(wrong.fingerprint).not.toBe(fingerprint);

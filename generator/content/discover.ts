@@ -7,9 +7,10 @@
 
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KeptReads } from './kept-reads.ts';
 import { outsideLinksAllowed, outsideProblem, outsideTarget } from './links.ts';
 import type { Problem } from './problems.ts';
-import { describeError, type FileRead } from './read-file.ts';
+import { describeError } from './read-file.ts';
 
 export const ENTRIES_DIR = 'entries';
 export const TOPICS_DIR = 'topics';
@@ -21,12 +22,12 @@ export const MAX_DIR_DEPTH = 32;
 /**
  * A content directory as the build's check of whether there is anything to do read it
  * (fingerprint.ts buildFingerprint): its listing and the entry and topic files read whole, by path
- * in the directory. The build then uses them rather than list and read again (load.ts readContent,
- * which takes each out as it uses it); its fingerprint is of what it used.
+ * in the directory (kept-reads.ts). The build then uses them rather than list and read again
+ * (load.ts readContent, which takes each out as it uses it); its fingerprint is of what it used.
  */
 export interface ContentRead {
   listing: Listing | null;
-  files: Map<string, FileRead>;
+  files: KeptReads;
 }
 
 export interface Listing {

@@ -211,7 +211,7 @@ export function buildFingerprint(contentDir: string, options: LoadOptions, keep?
     // A file gone since it was listed is as if it had not been listed (as the build reads it).
     if (input.bytes === null && input.failure === undefined) continue;
     const digest = h.file(file, input);
-    if (read !== undefined) keep?.files.set(file, { ...read, digest });
+    if (read !== undefined) keep?.files.keep(file, { ...read, digest });
   }
   return h.digest();
 }

@@ -118,8 +118,8 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   // docs/performance.md); a second thread may read the files ahead of it.
   const all = [...listing.entryFiles, ...listing.topicFiles];
   options.onListed?.(all.length);
-  const already = options.read?.files ?? new Map();
-  const toRead = already.size === 0 ? all : all.filter((file) => !already.has(file));
+  const already = options.read?.files;
+  const toRead = already === undefined || already.size === 0 ? all : all.filter((file) => !already.has(file));
   const readAhead = options.readAhead ?? 'auto';
   const reader = (readAhead === 'auto' ? toRead.length >= READ_AHEAD_MIN_FILES : readAhead && toRead.length > 0)
     ? startReadAhead(contentDir, toRead)
@@ -132,8 +132,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     ] as const) {
       for (const file of files) {
         const job: FileJob = { kind, file };
-        const before = already.get(file);
-        already.delete(file);
+        const before = already?.take(file);
         const read =
           before !== undefined
             ? outcomeOfRead(file, before.facts, before.readAt, before.bytes)
@@ -151,7 +150,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     }
   } finally {
     reader?.close();
-    already.clear();
+    already?.clear();
   }
   const present = (file: string) => parsed.has(file);
   return {
