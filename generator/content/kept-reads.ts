@@ -1,7 +1,7 @@
 // The content files a build's check read (fingerprint.ts buildFingerprint), kept for the build to
 // parse rather than read again (load.ts readContent). Kept compactly: the bytes of all the files
 // in a few large buffers, their facts in one array of numbers, so that a file costs about its
-// bytes and a hundred more. An object and a buffer a file cost ≈700 bytes each: at thirty times
+// bytes and 250 more. An object and a buffer a file cost ≈700 bytes each: at thirty times
 // the encyclopedia (300,000 files), a check that found nothing to do held 215 MiB more than one
 // that kept nothing, and 110 MiB more kept this way. Past a budget the files are no longer kept:
 // the build reads those itself.
