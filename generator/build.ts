@@ -13,7 +13,7 @@ import { type BuildOptions, type BuildReport, SILENT_PROGRESS } from './build-ty
 import { keptReads } from './content/kept-reads.ts';
 import { readContent, validate } from './content/load.ts';
 import { ContentError, printable } from './content/problems.ts';
-import { DOWNLOAD_FILES, DOWNLOADS_FILE } from './core/files.ts';
+import { DOWNLOADS_WITH_LIST } from './core/files.ts';
 import type { OutputFile } from './output/file.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
@@ -23,9 +23,6 @@ import { patchSite } from './render/patch.ts';
 import { renderFiles } from './render/render-site.ts';
 import { type SiteSearchIndex, searchIndexFilesInSteps } from './render/search-index.ts';
 import { checkUnchanged } from './unchanged.ts';
-
-/** The files addDownloads adds. */
-const DOWNLOAD_OUTPUT: ReadonlySet<string> = new Set([...DOWNLOAD_FILES, DOWNLOADS_FILE]);
 
 /** Milliseconds of rendering between two turns of the event loop. */
 const RENDER_SLICE_MS = 5;
@@ -134,7 +131,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // the live tree no longer holds as written (damaged in place) is rendered again, with the rest.
     // Checked while the database's thread still works: this thread waits for it otherwise.
     let patched = last !== null;
-    const damaged = rebuild !== null && patched ? await addSteps(rebuild.keepLive(DOWNLOAD_OUTPUT)) : null;
+    const damaged = rebuild !== null && patched ? await addSteps(rebuild.keepLive(DOWNLOADS_WITH_LIST)) : null;
     if (damaged !== null) {
       warn(`${join(options.outDir, damaged)} is not as the last build wrote it: rendering everything`);
       patched = false;

@@ -41,6 +41,8 @@ export function downloadFile(name: string): string {
 }
 /** The whole-data files, as files of the output (their list, DOWNLOADS_FILE, is not one of them). */
 export const DOWNLOAD_FILES: readonly string[] = [...DOWNLOAD_TYPES.keys()].map(downloadFile);
+/** The whole-data files and their list: what making the downloads adds to a tree. */
+export const DOWNLOADS_WITH_LIST: readonly string[] = [...DOWNLOAD_FILES, DOWNLOADS_FILE];
 /**
  * The URL paths of the whole-data files. The CDNs serve these as static files, bypassing the
  * function (Netlify's `excludedPath`, Cloudflare's `run_worker_first` exclusions): a function

@@ -86,7 +86,7 @@ export interface Rebuild {
    * Returns null when all are kept, else the first that neither holds (damaged in place, say):
    * the caller must then render everything. The files of `coming` are left to be added after.
    */
-  keepLive(coming?: ReadonlySet<string>): Generator<undefined, string | null>;
+  keepLive(coming?: Iterable<string>): Generator<undefined, string | null>;
   /**
    * Its manifest records `inputs`, the fingerprint of what the tree was made of (null: unknown),
    * `sources`, the same file by file, and `basis`, the build's basis (render/basis.ts). Every file
@@ -214,13 +214,14 @@ export function beginRebuild(outDir: string, warn: (line: string) => void = () =
       tree.write(path, data, hash);
       written.push(path);
     },
-    *keepLive(coming = new Set()) {
+    *keepLive(coming = []) {
       if (!open) throw new Error(`${dir} is no longer being written`);
       if (live === null) return MANIFEST_FILE;
+      const later = new Set(coming);
       // The tree written is the live one's or one rebuild behind it: only the files of that
       // rebuild differ, copied here (read back as readLive reads them: as the live manifest says).
       for (const [path, f] of live.files) {
-        if (seen.has(path) || coming.has(path)) continue;
+        if (seen.has(path) || later.has(path)) continue;
         if (before.get(path)?.hash === f.hash && holdsHash(join(dir, path), f)) seen.add(path);
         else {
           const bytes = rebuild.readLive(path);

@@ -19,7 +19,7 @@ import type { LoadOptions } from '../content/fingerprint.ts';
 import { type ContentState, readContent, validate } from '../content/load.ts';
 import { ContentError, type Problem, sortProblems } from '../content/problems.ts';
 import { updateContent } from '../content/update.ts';
-import { DOWNLOAD_FILES, DOWNLOADS_FILE } from '../core/files.ts';
+import { DOWNLOADS_WITH_LIST } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
 import { activeSlot, otherSlot, type Slot } from '../output/generations.ts';
 import { liveManifest } from '../output/rebuild.ts';
@@ -63,9 +63,6 @@ export interface SessionOptions extends LoadOptions {
  * downloads current within 2 s). Their work is paced between the server's answers and rebuilds.
  */
 const DOWNLOADS_DELAY_MS = 0;
-
-/** The downloads' paths in the output: their files and their list. */
-const DOWNLOADS = [...DOWNLOAD_FILES, DOWNLOADS_FILE];
 
 export interface RebuildOptions {
   /** List every file and compare it with what was read, whatever the paths (see content/update.ts). */
@@ -305,7 +302,7 @@ export class BuildSession {
         });
         this.memo.sweep();
         // The downloads stay as they are until they are made again (DownloadsRemake.schedule).
-        for (const path of DOWNLOADS) {
+        for (const path of DOWNLOADS_WITH_LIST) {
           const body = this.twins.liveTree.get(path);
           if (body !== undefined) files.push({ path, body });
         }
