@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type BuildOptions, type BuildReport, SILENT_PROGRESS } from './build-types.ts';
-import { keptReads } from './content/kept-reads.ts';
+import { emptyContentRead } from './content/discover.ts';
 import { readContent, validate } from './content/load.ts';
 import { ContentError, printable } from './content/problems.ts';
 import { DOWNLOADS_WITH_LIST } from './core/files.ts';
@@ -51,7 +51,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // When the output was made from the same content, options and generator, there is nothing to do.
   let contentRead = options.contentRead;
   if (options.full !== true && options.checked !== true) {
-    contentRead = { listing: null, files: keptReads() };
+    contentRead = emptyContentRead();
     const unchanged = checkUnchanged(options, progress.done, t0, contentRead);
     if (unchanged !== null) return unchanged;
   }

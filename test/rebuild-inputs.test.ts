@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../generator/build.ts';
 import { type BuildProgress, SILENT_PROGRESS } from '../generator/build-types.ts';
-import type { ContentRead } from '../generator/content/discover.ts';
+import { emptyContentRead } from '../generator/content/discover.ts';
 import { buildFingerprint } from '../generator/content/fingerprint.ts';
-import { keptReads } from '../generator/content/kept-reads.ts';
 import { readContent } from '../generator/content/load.ts';
 import { activeSlot, slotDir } from '../generator/output/generations.ts';
 import { readManifest } from '../generator/output/manifest.ts';
@@ -71,7 +70,7 @@ describe('the inputs a build records', () => {
 describe('what the check read of the content', () => {
   it('is what the build lists, parses and fingerprints: taken out as used, nothing read again', async () => {
     const content = writeContent(smallSite());
-    const read: ContentRead = { listing: null, files: keptReads() };
+    const read = emptyContentRead();
     const checked = buildFingerprint(content, { env: {} }, read);
     const listed = [...(read.listing?.entryFiles ?? []), ...(read.listing?.topicFiles ?? [])];
     expect(listed).toContain(ENTRY);
@@ -92,7 +91,7 @@ describe('what the check read of the content', () => {
     expect(html).not.toContain('Version C.');
 
     // Each file is hashed once: the check's hash is the one taken (made wrong on purpose, it shows).
-    const again: ContentRead = { listing: null, files: keptReads() };
+    const again = emptyContentRead();
     const fingerprint = buildFingerprint(content, { env: {} }, again);
     const kept = again.files.take(ENTRY);
     if (kept === undefined) throw new Error(`${ENTRY} was not kept`);

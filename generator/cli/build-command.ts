@@ -11,8 +11,7 @@ import { resolve } from 'node:path';
 import { createColors } from 'picocolors';
 import type { BuildReport } from '../build.ts';
 import { type ConfigOverrides, loadSiteConfig, placeholderOrigin } from '../content/config.ts';
-import type { ContentRead } from '../content/discover.ts';
-import { keptReads } from '../content/kept-reads.ts';
+import { emptyContentRead } from '../content/discover.ts';
 import { printable } from '../content/problems.ts';
 import type { SiteConfig } from '../core/model.ts';
 import { outputCapWarnings } from '../deploy/file-caps.ts';
@@ -163,7 +162,7 @@ async function run(args: readonly string[], io: CommandIo, failure: ReportContex
     ]);
     const stream = io.stderrStream ?? { isTTY: false, write: io.stderr };
     const progress = createProgress(options.quiet, stream);
-    const contentRead: ContentRead = { listing: null, files: keptReads() };
+    const contentRead = emptyContentRead();
     const unchanged =
       values.full === true ? null : checkUnchanged(options, (line) => progress.done(line), undefined, contentRead);
     const report =

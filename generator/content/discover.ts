@@ -7,7 +7,7 @@
 
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KeptReads } from './kept-reads.ts';
+import { type KeptReads, keptReads } from './kept-reads.ts';
 import { outsideLinksAllowed, outsideProblem, outsideTarget } from './links.ts';
 import type { Problem } from './problems.ts';
 import { describeError } from './read-file.ts';
@@ -28,6 +28,11 @@ export const MAX_DIR_DEPTH = 32;
 export interface ContentRead {
   listing: Listing | null;
   files: KeptReads;
+}
+
+/** A ContentRead with nothing in it yet, for buildFingerprint to fill. */
+export function emptyContentRead(): ContentRead {
+  return { listing: null, files: keptReads() };
 }
 
 export interface Listing {

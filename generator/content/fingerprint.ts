@@ -47,8 +47,8 @@ interface HashedInput {
 function readInput(path: string, keep?: (read: Omit<FileRead, 'digest'>) => void): Input {
   const read = readRegular(path, MAX_FILE_BYTES);
   if (read.bytes !== null) {
-    const { dev, ino, mode, size, mtimeMs, ctimeMs } = read.stats;
-    keep?.({ facts: { dev, ino, mode, size, mtimeMs, ctimeMs }, readAt: read.readAt, bytes: read.bytes });
+    // The stats as they are (they have StatFacts' numbers): the store copies what it keeps.
+    keep?.({ facts: read.stats, readAt: read.readAt, bytes: read.bytes });
     return { bytes: read.bytes };
   }
   if (read.stats !== null) return { bytes: null, failure: read.stats.isFile() ? 'too large' : 'not a regular file' };

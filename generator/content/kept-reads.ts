@@ -32,73 +32,72 @@ export interface KeptReads {
   clear(): void;
 }
 
+/** What a store holds, empty: nothing allocated until a file is kept (a store a build never fills). */
+function emptyStore() {
+  return {
+    /** Each kept file's number (its place in the arrays below). */
+    index: new Map<string, number>(),
+    chunks: [] as Buffer[],
+    chunk: Buffer.alloc(0),
+    used: 0,
+    spent: 0,
+    /** For each file: the buffer it is in, where, and how long. */
+    where: [] as number[],
+    facts: new Float64Array(0),
+    digests: [] as string[],
+  };
+}
+
 /** An empty store; `budget`, the most it keeps (bytes, and PER_FILE a file). */
 export function keptReads(budget = BUDGET): KeptReads {
-  /** Each kept file's number (its place in the arrays below). */
-  let index = new Map<string, number>();
-  let chunks: Buffer[] = [];
-  let chunk = Buffer.alloc(0);
-  let used = 0;
-  let spent = 0;
-  /** For each file: the buffer it is in, where, and how long. */
-  let where: number[] = [];
-  let facts = new Float64Array(FACTS * 1024);
-  let digests: string[] = [];
-
+  let s = emptyStore();
   return {
     keep(file, { facts: f, readAt, bytes, digest }) {
-      if (index.has(file) || spent + bytes.length + PER_FILE > budget) return false;
-      spent += bytes.length + PER_FILE;
+      if (s.index.has(file) || s.spent + bytes.length + PER_FILE > budget) return false;
+      s.spent += bytes.length + PER_FILE;
       if (bytes.length > CHUNK) {
-        chunks.push(Buffer.from(bytes));
-        where.push(chunks.length - 1, 0, bytes.length);
+        s.chunks.push(Buffer.from(bytes));
+        s.where.push(s.chunks.length - 1, 0, bytes.length);
       } else {
-        if (used + bytes.length > chunk.length) {
-          chunk = Buffer.allocUnsafeSlow(CHUNK);
-          chunks.push(chunk);
-          used = 0;
+        if (s.used + bytes.length > s.chunk.length) {
+          s.chunk = Buffer.allocUnsafeSlow(CHUNK);
+          s.chunks.push(s.chunk);
+          s.used = 0;
         }
-        chunk.set(bytes, used);
-        where.push(chunks.length - 1, used, bytes.length);
-        used += bytes.length;
+        s.chunk.set(bytes, s.used);
+        s.where.push(s.chunks.length - 1, s.used, bytes.length);
+        s.used += bytes.length;
       }
-      const i = digests.length;
-      if ((i + 1) * FACTS > facts.length) {
-        const more = new Float64Array(facts.length * 2);
-        more.set(facts);
-        facts = more;
+      const i = s.digests.length;
+      if ((i + 1) * FACTS > s.facts.length) {
+        const more = new Float64Array(Math.max(FACTS * 1024, s.facts.length * 2));
+        more.set(s.facts);
+        s.facts = more;
       }
-      facts.set([f.dev, f.ino, f.mode, f.size, f.mtimeMs, f.ctimeMs, readAt], i * FACTS);
-      digests.push(digest);
-      index.set(file, i);
+      s.facts.set([f.dev, f.ino, f.mode, f.size, f.mtimeMs, f.ctimeMs, readAt], i * FACTS);
+      s.digests.push(digest);
+      s.index.set(file, i);
       return true;
     },
     take(file) {
-      const i = index.get(file);
+      const i = s.index.get(file);
       if (i === undefined) return undefined;
-      index.delete(file);
-      const [c, at, length] = [where[3 * i], where[3 * i + 1], where[3 * i + 2]] as [number, number, number];
-      const n = facts.subarray(i * FACTS, (i + 1) * FACTS);
+      s.index.delete(file);
+      const [c, at, length] = [s.where[3 * i], s.where[3 * i + 1], s.where[3 * i + 2]] as [number, number, number];
+      const n = s.facts.subarray(i * FACTS, (i + 1) * FACTS);
       return {
         facts: { dev: n[0], ino: n[1], mode: n[2], size: n[3], mtimeMs: n[4], ctimeMs: n[5] } as FileRead['facts'],
         readAt: n[6] as number,
-        bytes: (chunks[c] as Buffer).subarray(at, at + length),
-        digest: digests[i] as string,
+        bytes: (s.chunks[c] as Buffer).subarray(at, at + length),
+        digest: s.digests[i] as string,
       };
     },
-    has: (file) => index.has(file),
+    has: (file) => s.index.has(file),
     get size() {
-      return index.size;
+      return s.index.size;
     },
     clear() {
-      index = new Map();
-      chunks = [];
-      chunk = Buffer.alloc(0);
-      used = 0;
-      spent = 0;
-      where = [];
-      facts = new Float64Array(FACTS * 1024);
-      digests = [];
+      s = emptyStore();
     },
   };
 }

@@ -387,19 +387,23 @@ export interface Downloads {
 }
 
 function downloadsOf(model: Model, bodies: Map<string, Uint8Array>): Downloads {
-  const hashes = new Map([...bodies].map(([name, body]) => [name, createHash('sha256').update(body).digest('hex')]));
-  const downloads: Download[] = [...bodies].map(([name, body]) => ({
+  const made = [...bodies].map(([name, body]) => ({
+    name,
+    body,
+    sha256: createHash('sha256').update(body).digest('hex'),
+  }));
+  const downloads: Download[] = made.map(({ name, body, sha256 }) => ({
     name,
     description: DESCRIPTIONS[name] ?? '',
     url: `${model.config.apiOrigin}/${downloadFile(name)}`,
     mediaType: DOWNLOAD_TYPES.get(name) ?? 'application/octet-stream',
     bytes: body.length,
-    sha256: hashes.get(name) as string,
+    sha256,
   }));
   const { license } = model.config;
   const list: DownloadList = license === null ? { downloads } : { downloads, license: { ...license } };
   return {
-    files: [...bodies].map(([name, body]) => ({ path: downloadFile(name), body, sha256: hashes.get(name) as string })),
+    files: made.map(({ name, body, sha256 }) => ({ path: downloadFile(name), body, sha256 })),
     list: { path: DOWNLOADS_FILE, body: pretty(list) },
   };
 }
