@@ -226,7 +226,7 @@ async function runSearch(
   let matches = found.docs;
   if (collection === 'entries') {
     const { from, to } = dateRange(site.entryDates, filters.start, filters.end);
-    matches = matches.filter((doc) => doc >= from && doc < to);
+    if (from > 0 || to < keys.length) matches = matches.filter((doc) => doc >= from && doc < to);
   }
   // The record filters (core/filters.ts) select positions of the same list the documents number.
   if (hasRecordFilters(records)) {

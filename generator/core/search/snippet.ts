@@ -57,8 +57,10 @@ export function keptField(field: string): KeptField {
  */
 interface Read {
   length: number;
-  start(i: number): number;
-  end(i: number): number;
+  /** Where the written run of read word i starts and ends: starts[base + i], ends[base + i]. */
+  starts: ArrayLike<number>;
+  ends: ArrayLike<number>;
+  base: number;
   first: number;
   marks: boolean[];
   at: number;
@@ -68,8 +70,9 @@ interface Read {
 function readOf(tokens: readonly Token[], first: number, marks: boolean[], at: number): Read {
   return {
     length: tokens.length,
-    start: (i) => (tokens[i] as Token).start,
-    end: (i) => (tokens[i] as Token).end,
+    starts: tokens.map((t) => t.start),
+    ends: tokens.map((t) => t.end),
+    base: 0,
     first,
     marks,
     at,
@@ -77,23 +80,25 @@ function readOf(tokens: readonly Token[], first: number, marks: boolean[], at: n
 }
 
 /**
- * Marks the occurrences of the terms that end at word `last` of those read (`termAt` gives a
- * read word's term), and gives where the first occurrence starts, `at` as it was or earlier.
+ * Marks the occurrences of the terms that end at word `last` of those read (read word i's term is
+ * `termOf[base + i]`), and gives where the first occurrence starts, `at` as it was or earlier.
  */
 function markEnding(
-  termAt: (i: number) => string | undefined,
+  termOf: ArrayLike<string | undefined>,
+  base: number,
   last: number,
   terms: readonly Term[],
   marks: boolean[],
   at: number,
 ): number {
-  marks.push(false);
+  marks[last] = false;
   for (const term of terms) {
-    const n = term.words.length;
+    const words = term.words;
+    const n = words.length;
     const from = last - n + 1;
     if (from < 0) continue;
     let all = true;
-    for (let k = 0; k < n && all; k++) all = termAt(from + k) === term.words[k];
+    for (let k = 0; k < n && all; k++) all = termOf[base + from + k] === words[k];
     if (!all) continue;
     for (let k = from; k <= last; k++) marks[k] = true;
     if (at === -1 || from < at) at = from;
@@ -102,7 +107,11 @@ function markEnding(
 }
 
 /** The words it takes past the first occurrence's start: the excerpt's and a phrase's. */
-const wordsPast = (terms: readonly Term[]): number => AFTER + Math.max(1, ...terms.map((t) => t.words.length));
+function wordsPast(terms: readonly Term[]): number {
+  let longest = 1;
+  for (const term of terms) if (term.words.length > longest) longest = term.words.length;
+  return AFTER + longest;
+}
 
 /**
  * The field's words up to a little past the first occurrence of one of the terms (enough for the
@@ -112,14 +121,17 @@ const wordsPast = (terms: readonly Term[]): number => AFTER + Math.max(1, ...ter
 function firstMatch(text: string, terms: readonly Term[], skip: number, may: (word: string) => boolean): Read {
   const past = wordsPast(terms);
   const marks: boolean[] = [];
+  const termOf: string[] = [];
   let at = -1;
-  let seen = 0;
   const { tokens, first } = tokenizeFrom(
     text,
     skip,
     (sofar) => {
       // Occurrences that end at each word read since the last call.
-      for (; seen < sofar.length; seen++) at = markEnding((i) => sofar[i]?.term, seen, terms, marks, at);
+      for (let seen = termOf.length; seen < sofar.length; seen++) {
+        termOf.push((sofar[seen] as Token).term);
+        at = markEnding(termOf, 0, seen, terms, marks, at);
+      }
       return at !== -1 && sofar.length > at + past;
     },
     may,
@@ -132,27 +144,19 @@ function firstMatch(text: string, terms: readonly Term[], skip: number, may: (wo
  * numbers, no word made an object, and those read before not read again.
  */
 function firstMatchKept(text: string, terms: readonly Term[], skip: number, words: TextWords): Read {
-  const { starts, ends } = words;
+  const { starts, ends, terms: termOf } = words;
   const count = starts.length;
   const first = skip >= count ? count : runStart(words, skip);
-  const termAt = (i: number) => words.terms[first + i];
   const past = wordsPast(terms);
   const marks: boolean[] = [];
   let at = -1;
   let k = first;
   while (k < count) {
     const next = readRun(text, words, k);
-    for (; k < next; k++) at = markEnding(termAt, k - first, terms, marks, at);
+    for (; k < next; k++) at = markEnding(termOf, first, k - first, terms, marks, at);
     if (at !== -1 && k - first > at + past) break;
   }
-  return {
-    length: k - first,
-    start: (i) => starts[first + i] as number,
-    end: (i) => ends[first + i] as number,
-    first,
-    marks,
-    at,
-  };
+  return { length: k - first, starts, ends, base: first, first, marks, at };
 }
 
 /**
@@ -160,6 +164,7 @@ function firstMatchKept(text: string, terms: readonly Term[], skip: number, word
  * made one line unless the text already is.
  */
 function excerpt(text: string, read: Read, at: number, isOneLine: boolean): string {
+  const { starts, ends, base, marks } = read;
   const lo = Math.max(0, at - BEFORE);
   const hi = Math.min(read.length - 1, at + AFTER);
   const inside = read.first + lo > 0;
@@ -167,16 +172,16 @@ function excerpt(text: string, read: Read, at: number, isOneLine: boolean): stri
   const cut = hi < read.length - 1;
   let out = inside ? '… ' : '';
   // A whole field is shown with its punctuation; a cut one from its first word to its last.
-  let cursor = inside ? read.start(lo) : 0;
+  let cursor = inside ? (starts[base + lo] as number) : 0;
   for (let i = lo; i <= hi; i++) {
-    const start = read.start(i);
+    const start = starts[base + i] as number;
     // Several words may come from one written run (a ligature): the run is marked once.
-    if (start < cursor || read.marks[i] !== true) continue;
-    const end = read.end(i);
+    if (start < cursor || marks[i] !== true) continue;
+    const end = ends[base + i] as number;
     out += `${escapeHtml(text.slice(cursor, start))}<mark>${escapeHtml(text.slice(start, end))}</mark>`;
     cursor = end;
   }
-  out += escapeHtml(text.slice(cursor, cut ? read.end(hi) : text.length));
+  out += escapeHtml(text.slice(cursor, cut ? (ends[base + hi] as number) : text.length));
   // Once for the whole: a marked word holds no white space, and escaping makes none.
   if (!isOneLine) out = oneLine(out);
   return cut ? `${out} …` : out;
