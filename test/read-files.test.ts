@@ -57,6 +57,40 @@ describe('readFiles', () => {
     );
   });
 
+  it('takes the reads that answer at once as they come, with at most `limit` of the others in flight', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'none'), fc.boolean(), fc.nat(3)), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (asked, limit) => {
+          const files = new Map(['a', 'b'].map((f) => [f, new TextEncoder().encode(f)]));
+          const stats = { inFlight: 0, most: 0, calls: 0 };
+          let n = 0;
+          // The n-th read answers at once or after a delay, as `asked` says.
+          const read: ReadFile = (file) => {
+            const [, atOnce, ms] = asked[n++] as [string, boolean, number];
+            stats.calls++;
+            if (atOnce) return files.get(file) ?? null;
+            stats.inFlight++;
+            stats.most = Math.max(stats.most, stats.inFlight);
+            return delay(ms).then(() => {
+              stats.inFlight--;
+              return files.get(file) ?? null;
+            });
+          };
+          const names = asked.map(([file]) => file);
+          const got = await readFiles(read, names, limit);
+          expect(got.map((b) => (b === null ? null : new TextDecoder().decode(b)))).toEqual(
+            names.map((f) => (files.has(f) ? f : null)),
+          );
+          expect(stats.calls).toBe(names.length);
+          expect(stats.most).toBeLessThanOrEqual(limit);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('reads from a synchronous reader too', async () => {
     const got = await readFiles((f) => (f === 'x' ? new Uint8Array([1]) : null), ['x', 'y', 'x']);
     expect(got).toEqual([new Uint8Array([1]), null, new Uint8Array([1])]);
