@@ -3,11 +3,12 @@
 
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
 import { webURLProblem } from '../generator/content/config.ts';
 import { topicLinks } from '../generator/content/derive.ts';
-import { categoryWebURL, DEFAULT_WEB_URLS, entryWebURL, topicWebURL } from '../generator/core/urls.ts';
+import { categoryWebURL, DEFAULT_WEB_URLS, entryWebURL, expandWebURL, topicWebURL } from '../generator/core/urls.ts';
 import { problemsOf, smallSite, writeContent } from './helpers/content.ts';
 import { readTree } from './helpers/files.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -31,6 +32,35 @@ describe('templates', () => {
     expect(entryWebURL(other, '1914-08-02')).toBe('https://diary.test/1914/08-02.html');
     expect(categoryWebURL(other, ['people'], 'family')).toBe('https://diary.test/c/family');
     expect(topicWebURL(other, 7)).toBe('https://diary.test/t?id=7');
+  });
+
+  it('put each value where its placeholder is, and leave whatever else they hold as written', () => {
+    // What a search and replace of each `{name}` gives (names of lower-case letters; an unknown
+    // name stays), over templates of placeholders, braces and replacement patterns in any order.
+    const replaced = (template: string, values: Record<string, string>) =>
+      template.replace(/\{([a-z]+)\}/g, (whole, name: string) => values[name] ?? whole);
+    const piece = fc.constantFrom(
+      '{site}',
+      '{id}',
+      '{slug}',
+      '{nope}',
+      '{',
+      '}',
+      '{}',
+      '{A}',
+      '{{id}}',
+      'x/',
+      '$&',
+      '$1',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')),
+        fc.dictionary(fc.constantFrom('site', 'id', 'slug'), fc.string()),
+        (template, values) => expandWebURL(template, values) === replaced(template, values),
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('are refused, with the rule, when they cannot make the addresses of every record', () => {

@@ -44,11 +44,28 @@ export interface WebSite {
   webURLs: Readonly<WebURLs>;
 }
 
-const PLACEHOLDER = /\{([a-z]+)\}/g;
+const PLACEHOLDER = /\{([a-z]+)\}/;
+
+/**
+ * Each template met, as its text between placeholders and the placeholders' names (at odd places):
+ * split once, not searched again for each of thousands of records. A site has a few templates.
+ */
+const templates = new Map<string, readonly string[]>();
 
 /** A template with its placeholders replaced (the configuration checked that each is known). */
 export function expandWebURL(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    parts = template.split(PLACEHOLDER);
+    if (templates.size >= 64) templates.clear();
+    templates.set(template, parts);
+  }
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
+    out += (values[name] ?? `{${name}}`) + (parts[i + 1] as string);
+  }
+  return out;
 }
 
 export function entryWebURL(w: WebSite, date: IsoDate): string {
