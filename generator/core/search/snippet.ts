@@ -143,14 +143,22 @@ function firstMatch(text: string, terms: readonly Term[], skip: number, may: (wo
  * The same from a field's kept words (a caller that cuts many snippets of it): read by their
  * numbers, no word made an object, and those read before not read again.
  */
-function firstMatchKept(text: string, terms: readonly Term[], skip: number, words: TextWords): Read {
+function firstMatchKept(
+  text: string,
+  terms: readonly Term[],
+  skip: number,
+  words: TextWords,
+  known: number | undefined,
+): Read {
   const { starts, ends, terms: termOf } = words;
   const count = starts.length;
   const first = skip >= count ? count : runStart(words, skip);
   const past = wordsPast(terms);
   const marks: boolean[] = [];
   let at = -1;
-  let k = first;
+  // Where the index says the first occurrence starts, no word before it is marked: those words
+  // are only cut around, not read.
+  let k = known === undefined || known <= first || known >= count ? first : runStart(words, known);
   while (k < count) {
     const next = readRun(text, words, k);
     for (; k < next; k++) at = markEnding(termOf, first, k - first, terms, marks, at);
@@ -214,7 +222,7 @@ export function snippet(
       const read = firstMatch(field, terms, skip, may);
       if (read.at !== -1) return excerpt(field, read, read.at, false).trim();
     } else {
-      const read = firstMatchKept(kept.text, terms, skip, kept.words);
+      const read = firstMatchKept(kept.text, terms, skip, kept.words, known);
       if (read.at !== -1) return excerpt(kept.text, read, read.at, true).trim();
     }
   }
