@@ -20,7 +20,6 @@ import {
 import { parseSearchDocs } from '../generator/core/search/index-file.ts';
 import { decodePostings, findInShard, type Postings, shardOf } from '../generator/core/search/postings.ts';
 import { parseSearch, type SearchQuery } from '../generator/core/search/query.ts';
-import { type KeptField, keptField, snippet } from '../generator/core/search/snippet.ts';
 import { collectionIndexFiles } from '../generator/render/search-index.ts';
 import { asText } from './helpers/files.ts';
 import { renderedSite } from './helpers/rendered.ts';
@@ -157,31 +156,6 @@ describe('the engine reads fewer positions, and answers the same', () => {
                 if (first[f] === -1 || at < (first[f] as number)) first[f] = at;
               }
           expect(found.firstAt(doc)).toEqual(first);
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
-});
-
-describe('snippets cut where the engine found the words', () => {
-  it('are those of reading each field from its start, whether the fields are kept or not', () => {
-    // Fields long enough that the first match is often past the words an excerpt shows before it.
-    const long = fc.array(word, { maxLength: 90 }).map((ws) => ws.join(' '));
-    const docs = fc.array(fc.tuple(long, long, long) as fc.Arbitrary<Fields>, { minLength: 1, maxLength: 6 });
-    fc.assert(
-      fc.property(docs, queryText, (fields, raw) => {
-        const parsed = parseSearch(raw);
-        if (!parsed.ok) return;
-        const { stats, postingsOf } = indexOf(fields);
-        const found = searchWithPlaces(parsed.value, stats, postingsOf(parsed.value), 'natural');
-        const wanted = parsed.value.clauses.flat().filter((term) => !term.negated);
-        for (const doc of found.docs) {
-          const own = fields[doc] as Fields;
-          const kept = own.map(keptField);
-          const read = snippet(own, wanted);
-          expect(snippet(own, wanted, found.firstAt(doc))).toBe(read);
-          expect(snippet(own, wanted, found.firstAt(doc), (f) => kept[f] as KeptField)).toBe(read);
         }
       }),
       { numRuns: 300 },

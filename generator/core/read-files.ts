@@ -42,17 +42,20 @@ export async function readFiles(
   }
   if (waiting === null) return found;
   // Each reader takes the next file not yet asked for; the bytes land at the file's place, so the
-  // order the reads end in changes nothing. The first reader starts with the read that waits.
-  const reader = async (first?: { at: number; bytes: Promise<Uint8Array | null> }): Promise<void> => {
-    if (first !== undefined) found[first.at] = await first.bytes;
+  // order the reads end in changes nothing.
+  const reader = async (): Promise<void> => {
     while (next < files.length) {
       const i = next++;
       found[i] = await readFile(files[i] as string);
     }
   };
-  // As many readers as files left (the one waiting among them), up to the limit.
+  // As many readers as files left, up to the limit: the first once the read that waits is done.
   const count = Math.min(limit, files.length - next + 1);
-  const readers: Array<Promise<void>> = [reader({ at: next - 1, bytes: waiting })];
+  const at = next - 1;
+  const first = waiting.then((bytes) => {
+    found[at] = bytes;
+  });
+  const readers: Array<Promise<void>> = [first.then(reader)];
   for (let r = 1; r < count; r++) readers.push(reader());
   await Promise.all(readers);
   return found;

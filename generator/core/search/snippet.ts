@@ -106,6 +106,9 @@ function markEnding(
   return at;
 }
 
+/** The first word an excerpt may show, given where the first occurrence starts (when known). */
+const wordsBefore = (known: number | undefined): number => Math.max(0, (known ?? 0) - BEFORE);
+
 /** The words it takes past the first occurrence's start: the excerpt's and a phrase's. */
 function wordsPast(terms: readonly Term[]): number {
   let longest = 1;
@@ -143,15 +146,10 @@ function firstMatch(text: string, terms: readonly Term[], skip: number, may: (wo
  * The same from a field's kept words (a caller that cuts many snippets of it): read by their
  * numbers, no word made an object, and those read before not read again.
  */
-function firstMatchKept(
-  text: string,
-  terms: readonly Term[],
-  skip: number,
-  words: TextWords,
-  known: number | undefined,
-): Read {
+function firstMatchKept(text: string, terms: readonly Term[], known: number | undefined, words: TextWords): Read {
   const { starts, ends, terms: termOf } = words;
   const count = starts.length;
+  const skip = wordsBefore(known);
   const first = skip >= count ? count : runStart(words, skip);
   const past = wordsPast(terms);
   const marks: boolean[] = [];
@@ -214,15 +212,14 @@ export function snippet(
   for (const f of FIELD_ORDER) {
     const known = firstAt?.[f];
     if (known === -1) continue;
-    const skip = Math.max(0, (known ?? 0) - BEFORE);
     const kept = keptOf?.(f);
     if (kept === undefined) {
       const field = fields[f] as string;
       may ??= mayStemTo(terms.flatMap((term) => term.words));
-      const read = firstMatch(field, terms, skip, may);
+      const read = firstMatch(field, terms, wordsBefore(known), may);
       if (read.at !== -1) return excerpt(field, read, read.at, false).trim();
     } else {
-      const read = firstMatchKept(kept.text, terms, skip, kept.words, known);
+      const read = firstMatchKept(kept.text, terms, known, kept.words);
       if (read.at !== -1) return excerpt(kept.text, read, read.at, true).trim();
     }
   }
