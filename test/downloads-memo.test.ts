@@ -6,6 +6,7 @@
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { databaseRunsCopied } from '../generator/render/database-thread.ts';
 import { downloadFiles, downloadFilesInThread, sqlOnThisThread } from '../generator/render/downloads.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { modelOf, replaceIn } from './helpers/content.ts';
@@ -58,16 +59,31 @@ describe("the downloads made with the watch mode's memo", () => {
     await check('another origin', 'https://mirror.example.net');
   });
 
-  it("made on the database's thread, keep a collection's gzip while its lines are the same, and only then", async () => {
+  it("made on the database's thread, keep a collection's gzip and a table's rows while they are the same, and only then", async () => {
     await sqlOnThisThread();
     const content = join(tempDir('pepys-downloads-gzip-memo-'), 'content');
     cpSync(SAMPLE, content, { recursive: true });
     const memo = new RenderMemo();
     let last = new Map<string, Uint8Array>();
-    /** The memo's downloads against fresh ones; the files whose bytes are the very last ones' (kept). */
+    let copied: string[] = [];
+    const EVERY_TABLE = [
+      'entries',
+      'entries_fts',
+      'categories',
+      'topics',
+      'topics_fts',
+      'entry_topics',
+      'topic_categories',
+    ];
+    const but = (...changed: string[]) => EVERY_TABLE.filter((t) => !changed.includes(t));
+    /**
+     * The memo's downloads against fresh ones; the files whose bytes are the very last ones' (kept),
+     * and the tables whose rows the database copied from the last one's (sqlite-steps.mjs `reuse`).
+     */
     const check = async (what: string) => {
       const model = await modelOf(content);
       const made = await downloadFilesInThread(model, { memo });
+      copied = [...databaseRunsCopied()];
       const got = new Map(made.files.map((f) => [f.path, f.body]));
       const fresh = downloadsBytes(downloadFiles(model));
       for (const [path, bytes] of fresh)
@@ -81,15 +97,21 @@ describe("the downloads made with the watch mode's memo", () => {
       return kept;
     };
     expect(await check('first')).toEqual([]);
+    expect(copied).toEqual([]);
     // Read again: every entry's and topic's line is the one kept, so their gzip is too; the
     // categories' lines are made again every time.
     expect(await check('the same')).toEqual(['entries.ndjson.gz', 'topics.ndjson.gz']);
+    // And every table's rows are copied from the last database.
+    expect(copied).toEqual(EVERY_TABLE);
     // An entry's text: the entries' lines differ, the topics' do not.
     replaceIn(join(content, 'entries/1660/1660-01-02.html'), '</p>', ' And a word more.</p>');
     expect(await check('a text')).toEqual(['topics.ndjson.gz']);
+    expect(copied).toEqual(but('entries', 'entries_fts'));
     // A mention removed: the topic's line (its entries) differs, and the entry's.
     replaceIn(join(content, 'entries/1660/1660-01-02.html'), 'topics: [78, 43, 77, 40]', 'topics: [78, 43, 77]');
     expect(await check('a mention')).toEqual([]);
+    // The mentions are a table of their own (an entry's row has no column of them).
+    expect(copied).toEqual(but('entry_topics'));
     // The last topic removed: every line the same, one fewer.
     const model = await modelOf(content);
     const lastTopic = model.topics.at(-1);
@@ -97,5 +119,7 @@ describe("the downloads made with the watch mode's memo", () => {
     await check('before the removal');
     rmSync(join(content, 'topics', `${lastTopic?.id}.yaml`));
     expect(await check('a topic removed')).toEqual(['entries.ndjson.gz']);
+    // A category's row counts its topics.
+    expect(copied).toEqual(but('categories', 'topics', 'topics_fts', 'topic_categories'));
   });
 });

@@ -26,6 +26,7 @@ export const WEIGHT_IN_FLIGHT = 2_000_000;
 
 /** About what a step weighs in a message: its text, and a few bytes a number. */
 function weightOf(step: DatabaseStep): number {
+  if ('reusable' in step) return 0;
   let weight = step.sql.length;
   for (const row of step.rows ?? []) for (const cell of row) weight += typeof cell === 'string' ? cell.length : 8;
   return weight;
@@ -93,6 +94,11 @@ let sparesTaken = 0;
 /** Jobs so far whose database was a spare made ahead (database-worker.mjs; the tests see it). */
 export const databaseSparesTaken = (): number => sparesTaken;
 
+let runsCopied: readonly string[] = [];
+
+/** The runs of steps the last job copied from a kept database, by their tables (sqlite-steps.mjs `reuse`; the tests see it). */
+export const databaseRunsCopied = (): readonly string[] => runsCopied;
+
 /**
  * How many jobs of `worker` were stopped and have not yet given their last answer (`{ stopped }`):
  * the thread is lent again at once, and the next job ignores the answers that come before (a
@@ -114,20 +120,23 @@ function stoppedJobsOf(worker: Worker): { pending: number } {
 
 /**
  * The thread; `room`, the bytes the database's file is given at once (sqlite-steps.mjs
- * roomyDatabase; databaseRoom in downloads.ts).
+ * roomyDatabase; databaseRoom in downloads.ts); `keep`, the database is kept on the thread once
+ * made, for the next job with `keep` to copy the runs of steps that are the same from it
+ * (database-worker.mjs).
  */
 export function databaseThread(
   limit = WEIGHT_IN_FLIGHT,
   streams = 0,
   backlog = GZIP_BACKLOG,
   room = 0,
+  keep = false,
 ): DatabaseThread {
   const thread = threads.take();
   const { worker } = thread;
   const answersOfStopped = stoppedJobsOf(worker);
   // Set when the job is stopped: the thread then drops what it has of the job (database-worker.mjs).
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
-  worker.postMessage({ begin: { streams, backlog, room, stop: stopFlag.buffer } });
+  worker.postMessage({ begin: { streams, backlog, room, keep, stop: stopFlag.buffer } });
   let ended = false;
   let stopping = false;
   // A session holds the thread for its next job: that job's database is made now, ahead.
@@ -148,13 +157,17 @@ export function databaseThread(
     };
     // null: a message was done with (database-worker.mjs); then the files, once, and the thread
     // waits for its next job.
-    type Answer = { database: Uint8Array; gzipped: Uint8Array[]; spared: boolean } | { stopped: true } | null;
+    type Answer =
+      | { database: Uint8Array; gzipped: Uint8Array[]; spared: boolean; copied: string[] }
+      | { stopped: true }
+      | null;
     thread.on('message', (message: Answer) => {
       // The answers of a job stopped before this one, up to its last (stoppedJobsOf).
       if (answersOfStopped.pending > 0 || (message !== null && 'stopped' in message)) return;
       if (message !== null && 'database' in message) {
         ended = true;
         if (message.spared) sparesTaken++;
+        runsCopied = message.copied;
         spareAhead();
         thread.give();
         resolve({ database: message.database, gzipped: message.gzipped });

@@ -7,8 +7,8 @@
 // thread, rendering the search index in one go (≈0.6 s on the whole diary), held back the pieces
 // and, through them, the database's next rows.
 //
-// Messages, run in order: `{ begin: { streams, backlog, room, stop } }`, a new job (a new database,
-// and `streams` gzip streams); a step of the database; `{ stream, bytes }`, NDJSON for a gzip
+// Messages, run in order: `{ begin: { streams, backlog, room, stop, keep } }`, a new job (a new
+// database, and `streams` gzip streams); a step of the database; `{ stream, bytes }`, NDJSON for a gzip
 // stream; null, the job's end. Each but `begin` is answered with null once done with (a piece of
 // NDJSON: once its stream's backlog is small), so that the main thread keeps only a few ahead; at
 // the end, the database's bytes and each stream's gzip, moved rather than copied. The thread then
@@ -27,13 +27,17 @@
 // the whole diary, otherwise the first thing the next edit's downloads wait for. A job whose room
 // is no more than the spare's (nor less than half) takes it; the room changes no byte of the
 // database (sqlite-steps.mjs roomyDatabase).
+//
+// A job with `keep` (the watch mode's) leaves its database open once made, until the next job's
+// end: that one copies from it the runs of steps that are the same (sqlite-steps.mjs, `reuse`).
+// A stopped job's database is dropped; the one kept stays. A job without `keep` closes it.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import initSqlJs from 'sql.js';
 import { databaseWriter } from './sqlite-steps.mjs';
 
-/** @typedef {{ streams: number, backlog: number, room: number, stop: SharedArrayBuffer }} Job */
+/** @typedef {{ streams: number, backlog: number, room: number, stop: SharedArrayBuffer, keep: boolean }} Job */
 /** @typedef {import('./sqlite-steps.d.mts').DatabaseStep | { stream: number, bytes: Uint8Array } | { begin: Job } | { spare: number } | { stopped: true } | null} Message */
 
 /** @type {{ gzip: import('node:zlib').ZlibOptions }} */
@@ -62,18 +66,25 @@ const SQL = await initSqlJs();
 
 /** @type {{ room: number, writer: ReturnType<typeof databaseWriter> } | undefined} */
 let spare;
+/** The last database made by a job with `keep`, open. @type {import('./sqlite-steps.d.mts').KeptDatabase | undefined} */
+let kept;
 
 /**
  * A job's database and gzip streams, new; the database the spare, if it fits.
  * @param {Job} job
  */
-function begin({ streams, backlog, room, stop }) {
+function begin({ streams, backlog, room, stop, keep }) {
   const fits = spare !== undefined && spare.room >= room && spare.room <= 2 * room;
   if (!fits) spare?.writer.abandon();
   const writer = fits && spare !== undefined ? spare.writer : databaseWriter(SQL, room);
   spare = undefined;
+  if (keep) writer.reuse(kept);
+  else {
+    kept?.close();
+    kept = undefined;
+  }
   const zips = Array.from({ length: streams }, gzipStream);
-  return { writer, zips, backlog, spared: fits, stop: new Int32Array(stop) };
+  return { writer, zips, backlog, spared: fits, keep, stop: new Int32Array(stop) };
 }
 
 /**
@@ -101,11 +112,18 @@ const movable = (/** @type {Uint8Array} */ bytes) =>
   bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : [];
 
 /** @param {ReturnType<typeof begin>} ending */
-async function end({ writer, zips, spared }) {
-  const database = writer.end();
+async function end({ writer, zips, spared, keep }) {
+  const copied = [...writer.copied];
+  let database;
+  if (keep) {
+    const made = writer.endKept();
+    kept?.close();
+    kept = made.kept;
+    database = made.bytes;
+  } else database = writer.end();
   for (const { zip } of zips) zip.end();
   const gzipped = await Promise.all(zips.map((z) => z.done));
-  port.postMessage({ database, gzipped, spared }, [database, ...gzipped].flatMap(movable));
+  port.postMessage({ database, gzipped, spared, copied }, [database, ...gzipped].flatMap(movable));
 }
 
 /** Runs the messages in order; a piece of NDJSON its stream cannot take yet waits for the stream. */
@@ -146,7 +164,7 @@ function pump() {
       });
       return;
     }
-    if ('sql' in message) {
+    if ('sql' in message || 'reusable' in message) {
       job.writer.step(message);
       port.postMessage(null);
       continue;

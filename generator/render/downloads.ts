@@ -14,14 +14,22 @@ import { DOWNLOAD_PATHS, DOWNLOAD_TYPES, DOWNLOADS_FILE, downloadFile, STATIC_HE
 import { API_HEADERS } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
 import type { Category, Entry, Model, Topic } from '../core/model.ts';
-import { CATEGORY, type Description, ENTRY, type FieldSpec, fieldsOf, TOPIC } from '../core/record-fields.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } from '../core/records.ts';
-import { entryFields, topicFields } from '../core/search/documents.ts';
+import { entryFields, type Fields, topicFields } from '../core/search/documents.ts';
 import type { Download, DownloadList } from '../core/types.ts';
+import {
+  CATEGORY_COLUMNS,
+  ENTRY_COLUMNS,
+  insertRecords,
+  insertRows,
+  SCHEMA,
+  searchedText,
+  TOPIC_COLUMNS,
+} from './database-tables.ts';
 import { databaseThread, GZIP, GZIP_PIECE, WEIGHT_IN_FLIGHT } from './database-thread.ts';
 import { gzipMemo } from './gzip-memo.ts';
 import type { RenderMemo } from './render-memo.ts';
-import { type Cell, type DatabaseStep, makeDatabase, TEXT_PARAMETER } from './sqlite-steps.mjs';
+import { type Cell, type DatabaseStep, makeDatabase } from './sqlite-steps.mjs';
 
 // sql.js on this thread, started when first wanted: only the downloads made on this thread need it
 // (the watch mode's first render, tests); a build makes them on the database's thread, and
@@ -60,116 +68,6 @@ function ndjsonLine(record: unknown): Buffer {
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 
-/** A column of a record's table: a field of its detail (record-fields.ts) that is one cell. */
-interface Column {
-  name: string;
-  sql: string;
-}
-
-/** The columns of a record's table: its detail's fields that are one cell, in order (lists of links become tables). */
-function columnsOf(description: Description): Column[] {
-  return fieldsOf(description).flatMap((name): Column[] => {
-    const spec = description[name] as FieldSpec;
-    if (spec.type === 'array') return [];
-    const type = spec.type === 'string' ? 'TEXT' : spec.type === 'integer' ? 'INTEGER' : 'REAL';
-    const sql = `${name} ${type}${spec.key ? ' PRIMARY KEY' : ''}${spec.nullable ? '' : ' NOT NULL'}`;
-    return [{ name, sql }];
-  });
-}
-
-const ENTRY_COLUMNS = columnsOf(ENTRY);
-const CATEGORY_COLUMNS = columnsOf(CATEGORY);
-const TOPIC_COLUMNS = columnsOf(TOPIC);
-/** A category's links to its ancestors become its parent's slug, a column after `depth`. */
-const PARENT: Column = { name: 'parent', sql: 'parent TEXT REFERENCES categories (slug)' };
-const afterDepth = CATEGORY_COLUMNS.findIndex((c) => c.name === 'depth') + 1;
-const CATEGORY_TABLE = [...CATEGORY_COLUMNS.slice(0, afterDepth), PARENT, ...CATEGORY_COLUMNS.slice(afterDepth)];
-
-/** `CREATE TABLE`, its columns' definitions filled into lines of at most 110 characters (the bytes are the database's). */
-function createTable(table: string, columns: readonly Column[]): string {
-  const lines: string[] = [];
-  let line = '';
-  columns.forEach((c, i) => {
-    const end = i === columns.length - 1 ? ');' : ',';
-    if (line !== '' && `${line}, ${c.sql}${end}`.length > 110) {
-      lines.push(`${line},`);
-      line = '';
-    }
-    line = line === '' ? `  ${c.sql}` : `${line}, ${c.sql}`;
-  });
-  return `CREATE TABLE ${table} (\n${lines.join('\n')}${lines.length > 0 ? '\n' : ''}${line});`;
-}
-
-/** The schema: a table of each kind of record, its lists of links as tables, the searched text. */
-const SCHEMA = `
-${createTable('entries', ENTRY_COLUMNS)}
-${createTable('categories', CATEGORY_TABLE)}
-${createTable('topics', TOPIC_COLUMNS)}
-CREATE TABLE entry_topics (
-  entry TEXT NOT NULL REFERENCES entries (date), topic INTEGER NOT NULL REFERENCES topics (id),
-  PRIMARY KEY (entry, topic)) WITHOUT ROWID;
-CREATE INDEX entry_topics_by_topic ON entry_topics (topic, entry);
-CREATE TABLE topic_categories (
-  topic INTEGER NOT NULL REFERENCES topics (id), category TEXT NOT NULL REFERENCES categories (slug),
-  PRIMARY KEY (topic, category)) WITHOUT ROWID;
-CREATE INDEX topic_categories_by_category ON topic_categories (category, topic);
--- Text content (tags stripped, entities decoded), as the API's search reads it; docid is the
--- rowid of the record (entries.rowid, topics.id).
-CREATE VIRTUAL TABLE entries_fts USING fts4 (content="", title, text, notes, tokenize=porter);
-CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, tokenize=porter);
-`;
-
-/** The columns of `table` that SCHEMA declares TEXT. */
-function textColumns(table: string): Set<string> {
-  const definition = SCHEMA.match(new RegExp(`CREATE TABLE ${table} \\(([^;]*)\\)[^;]*;`))?.[1];
-  if (definition === undefined) throw new Error(`no table ${table} in the schema`);
-  return new Set(Array.from(definition.matchAll(/(\w+) TEXT\b/g), (m) => m[1] as string));
-}
-
-/** A statement's parameter: a text one is bound from its bytes (sqlite-steps.mjs, textParameters). */
-const parameter = (text: boolean) => (text ? TEXT_PARAMETER : '?');
-
-/** The insert of `names` into `table`, the columns SCHEMA declares TEXT bound from their bytes. */
-function insertInto(table: string, names: readonly string[]): string {
-  const text = textColumns(table);
-  return `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => parameter(text.has(n))).join(', ')})`;
-}
-
-/** The insert of a record's searched text: its docid, then its fields (search/documents.ts). */
-const searchedText = (table: string) =>
-  `INSERT INTO ${table} (docid, title, text, notes) VALUES (?, ${[1, 2, 3].map(() => parameter(true)).join(', ')})`;
-
-/** Rows a step of the database carries at most: a piece a message to its thread (database-worker.mjs). */
-const ROWS_A_STEP = 256;
-
-/** The steps that run `sql` for each of `count` rows, made a piece at a time. */
-function* inPieces(sql: string, count: number, row: (i: number) => Cell[]): Generator<DatabaseStep> {
-  for (let from = 0; from < count; from += ROWS_A_STEP) {
-    const rows: Cell[][] = [];
-    for (let i = from; i < Math.min(count, from + ROWS_A_STEP); i++) rows.push(row(i));
-    yield { sql, rows };
-  }
-}
-
-/**
- * The steps that insert `count` records' `columns` (fields of each detail, by the same names) into
- * `table`; `detailAt` makes a record's detail when its piece is made (never all of them at once).
- */
-function insertRecords(
-  table: string,
-  columns: readonly Column[],
-  count: number,
-  detailAt: (i: number) => object,
-  extra: { column: string; values: readonly Cell[] } | null = null,
-): Generator<DatabaseStep> {
-  const names = [...columns.map((c) => c.name), ...(extra === null ? [] : [extra.column])];
-  return inPieces(insertInto(table, names), count, (i) => {
-    // A detail's field that is a column is one cell (columnsOf).
-    const r = detailAt(i) as Record<string, Cell>;
-    return [...columns.map((c) => r[c.name] as Cell), ...(extra === null ? [] : [extra.values[i] ?? null])];
-  });
-}
-
 /** The collections of the downloads, in the order of their NDJSON files. */
 const COLLECTIONS = ['entries', 'categories', 'topics'] as const;
 type Collection = (typeof COLLECTIONS)[number];
@@ -204,6 +102,15 @@ function made<K, D>(
   return memo === undefined ? make() : memo.table<K, Made<D>>(table).get(key, record, extras, make);
 }
 
+/** A record's searched fields, or, given a memo, those made last time of the same record (htmlText: ≈50 ms on the whole diary). */
+const searchedFields = <K>(
+  memo: RenderMemo | undefined,
+  table: string,
+  key: K,
+  record: object,
+  make: () => Fields,
+): Fields => (memo === undefined ? make() : memo.table<K, Fields>(table).get(key, record, [], make));
+
 /**
  * What makes the database, in order: its schema, every row (inserts in pieces, made as they are
  * asked for, each record's detail made with its row and its NDJSON line given to `line`), then its
@@ -226,7 +133,10 @@ function* databaseSteps(model: Model, line: LineOf, memo?: RenderMemo): Generato
     return m.detail;
   });
   // The searched fields of a record are its detail's, and the detail's are the model's (entryFields).
-  yield* inPieces(searchedText('entries_fts'), entries.length, (i) => [i + 1, ...entryFields(entries[i] as Entry)]);
+  yield* searchedText('entries_fts', entries.length, (i) => {
+    const e = entries[i] as Entry;
+    return [i + 1, ...searchedFields(memo, 'entries_fts', e.date, e, () => entryFields(e))];
+  });
   // A category's links to its ancestors become its parent's slug (PARENT).
   const parents = { column: 'parent', values: categories.map((c) => c.parent) };
   yield* insertRecords(
@@ -247,14 +157,14 @@ function* databaseSteps(model: Model, line: LineOf, memo?: RenderMemo): Generato
     line('topics', m.line);
     return m.detail;
   });
-  yield* inPieces(searchedText('topics_fts'), topics.length, (i) => {
+  yield* searchedText('topics_fts', topics.length, (i) => {
     const t = topics[i] as Topic;
-    return [t.id, ...topicFields(t)];
+    return [t.id, ...searchedFields(memo, 'topics_fts', t.id, t, () => topicFields(t))];
   });
   const mentions = entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
-  yield* inPieces(insertInto('entry_topics', ['entry', 'topic']), mentions.length, (i) => mentions[i] as Cell[]);
+  yield* insertRows('entry_topics', ['entry', 'topic'], mentions);
   const filed = topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
-  yield* inPieces(insertInto('topic_categories', ['topic', 'category']), filed.length, (i) => filed[i] as Cell[]);
+  yield* insertRows('topic_categories', ['topic', 'category'], filed);
   yield { sql: 'COMMIT' };
   // Each full-text index as one b-tree segment: smaller, and faster to search.
   yield { sql: "INSERT INTO entries_fts (entries_fts) VALUES ('optimize')" };
@@ -318,7 +228,9 @@ async function downloadBodiesInThread(
     if (signal?.aborted === true) throw signal.reason;
   };
   stopped();
-  const thread = databaseThread(WEIGHT_IN_FLIGHT, COLLECTIONS.length, undefined, databaseRoom(model));
+  // A memo means downloads made again (the watch mode): the database is kept for the next job.
+  const keep = memo !== undefined;
+  const thread = databaseThread(WEIGHT_IN_FLIGHT, COLLECTIONS.length, undefined, databaseRoom(model), keep);
   // Each collection's lines not yet sent, and their bytes.
   const waiting = COLLECTIONS.map(() => ({ lines: [] as Buffer[], bytes: 0 }));
   const send = async (stream: number, least: number) => {

@@ -4,9 +4,24 @@ import type { SqlJsStatic } from 'sql.js';
 export type Cell = string | number | null;
 
 /** SQL run once, or, with `rows`, a statement run for each row (its `?` bound to the row's cells). */
-export interface DatabaseStep {
+export interface SqlStep {
   sql: string;
   rows?: Cell[][];
+}
+
+/**
+ * A step, or the bounds of a run of steps whose only effect is the rows of `tables` (opened with
+ * the tables, closed with null): a writer may copy those rows from a kept database instead.
+ */
+export type DatabaseStep = SqlStep | { reusable: readonly string[] | null };
+
+/** A database left open by the writer that made it, for the next to copy runs from. */
+export interface KeptDatabase {
+  /** Its file in sql.js's file system. */
+  file: string;
+  /** Each run's steps' hashes, by the run's tables (joined by a space). */
+  runs: ReadonlyMap<string, readonly string[]>;
+  close(): void;
 }
 
 /** A statement's text parameter, bound from the string's UTF-8 bytes: `CAST(? AS TEXT)`. */
@@ -21,7 +36,13 @@ export function textParameters(sql: string): boolean[] | null;
 /** A database that steps are run on one after another, then made bytes or dropped. */
 export interface DatabaseWriter {
   step(step: DatabaseStep): void;
+  /** Hashes the runs (for endKept), and copies those that hash as `kept`'s did from it. */
+  reuse(kept: KeptDatabase | undefined): void;
+  /** The runs copied from a kept database so far, by their tables (joined by a space). */
+  readonly copied: readonly string[];
   end(): Uint8Array;
+  /** The bytes, the database left open for the next writer (after reuse). */
+  endKept(): { bytes: Uint8Array; kept: KeptDatabase };
   abandon(): void;
 }
 

@@ -5,6 +5,8 @@
 // that a worker thread can load it under any Node (Node 20 does not give worker threads the module
 // hooks that run this project's TypeScript); what the steps are is decided in downloads.ts.
 
+import { createHash } from 'node:crypto';
+
 // A string bound as text is copied into SQLite's memory by sql.js's own JavaScript, three loops
 // over its characters; the same text as bytes (TextEncoder, native) is one copy. A parameter
 // written `CAST(? AS TEXT)` in a statement is bound so: the bytes as a blob, which the cast makes
@@ -107,11 +109,70 @@ export function roomyDatabase(pages) {
   return file;
 }
 
+// A run of steps (opened by `{ reusable: tables }`, closed by `{ reusable: null }`) whose only
+// effect is the rows of those tables: the same steps give the same rows. A writer told to keep its
+// database for the next (`reuse`, the watch mode: an edit after another) hashes each step of each
+// run; the next writer, given that database, holds a run's steps back while they hash as the kept
+// one's did, and at the run's end copies the tables' rows from it instead of running them (the
+// topics' tables after an entry's edit, the entries' after a topic's: a third to a half of the
+// database's work on the whole diary). A step that differs releases what was held, and the run is
+// run as ever. A full-text table's rows are those of its own tables (FTS4's `_segments`,
+// `_segdir`, `_docsize`, `_stat`), kept after its optimize: the optimize that follows the copy
+// finds one segment and leaves it, and the VACUUM writes the database again from its tables'
+// rows, so the bytes are those of the steps run (docs/performance.md, "Runs copied").
+
+/** What a run may hold back, at most (its steps' text's length); past it the run is run as it comes. */
+const HELD_AT_MOST = 24_000_000;
+
+/**
+ * The hash of a step of a run (its SQL, then each cell with its type and length, so that no two
+ * cells run together), and its text's length. A cell at a time: a third of the time of hashing
+ * the rows' JSON (the whole diary's searched text, 7.4 M characters: about 20 ms against 70).
+ * @param {import('./sqlite-steps.d.mts').SqlStep} step @returns {{ hash: string, weight: number }}
+ */
+function stepHash(step) {
+  const hash = createHash('sha1').update(step.sql);
+  let weight = step.sql.length;
+  for (const row of step.rows ?? []) {
+    hash.update('\n');
+    for (const cell of row) {
+      if (typeof cell !== 'string') hash.update(cell === null ? 'n;' : `d${cell};`);
+      // A lone surrogate would be hashed as U+FFFD's bytes, as another would: such a string as its JSON.
+      else if (cell.isWellFormed()) hash.update(`s${cell.length};`).update(cell);
+      else hash.update(`j${JSON.stringify(cell)};`);
+      weight += typeof cell === 'string' ? cell.length : 8;
+    }
+  }
+  return { hash: hash.digest('base64'), weight };
+}
+
+/**
+ * The statements that copy `table`'s rows (a full-text table's: those of its own tables) from the
+ * attached database `kept`, each row with its rowid.
+ * @param {import('sql.js').Database} db @param {string} table @returns {string[]}
+ */
+function copyStatements(db, table) {
+  const stored = db.exec(
+    `SELECT name, sql FROM kept.sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?, ?, ?) ORDER BY name`,
+    [table, ...['_segments', '_segdir', '_docsize', '_stat', '_content'].map((s) => table + s)],
+  );
+  const rows = /** @type {Array<[string, string]>} */ (stored[0]?.values ?? []);
+  const tables = rows.filter(([, sql]) => !sql.startsWith('CREATE VIRTUAL TABLE'));
+  if (tables.length === 0) throw new Error(`no table ${table} to copy in the kept database`);
+  return tables.map(([name, sql]) => {
+    if (/\bWITHOUT ROWID\s*;?\s*$/i.test(sql)) return `INSERT INTO main."${name}" SELECT * FROM kept."${name}"`;
+    const columns = db.exec(`SELECT name FROM pragma_table_info(?, 'kept')`, [name])[0]?.values ?? [];
+    const list = ['rowid', ...columns.map(([c]) => `"${c}"`)].join(', ');
+    return `INSERT INTO main."${name}" (${list}) SELECT ${list} FROM kept."${name}"`;
+  });
+}
+
 /**
  * A new in-memory database that steps are run on one after another (`step`), then made bytes
- * (`end`) or dropped (`abandon`). A statement with rows is prepared once and kept for the steps
- * that follow with the same SQL (an insert sent in pieces); SQL without rows frees them first.
- * Given `bytes`, the database's file has room for about that many bytes at once (roomyDatabase).
+ * (`end`, or `endKept`, which leaves it open for the next writer to copy runs from) or dropped
+ * (`abandon`). A statement with rows is prepared once and kept for the steps that follow with the
+ * same SQL (an insert sent in pieces); SQL without rows frees them first. Given `bytes`, the
+ * database's file has room for about that many bytes at once (roomyDatabase).
  * @param {import('sql.js').SqlJsStatic} SQL @param {number} [bytes]
  */
 export function databaseWriter(SQL, bytes = 0) {
@@ -123,29 +184,109 @@ export function databaseWriter(SQL, bytes = 0) {
     for (const { statement } of statements.values()) statement.free();
     statements.clear();
   };
+  /** @param {import('./sqlite-steps.d.mts').SqlStep} step */
+  const run = (step) => {
+    if (step.rows === undefined) {
+      free();
+      db.run(step.sql);
+      return;
+    }
+    let prepared = statements.get(step.sql);
+    if (prepared === undefined) {
+      prepared = { statement: db.prepare(step.sql), text: textParameters(step.sql) };
+      statements.set(step.sql, prepared);
+    }
+    const { statement, text } = prepared;
+    for (const row of step.rows) statement.run(text === null ? row : bound(row, text, step.sql));
+  };
+
+  /** Whether runs are hashed (`reuse` was called), and the database they may be copied from. */
+  let hashing = false;
+  /** @type {import('./sqlite-steps.d.mts').KeptDatabase | undefined} */
+  let from;
+  /** This database's runs: each one's steps' hashes, by its tables. */
+  const runs = new Map();
+  /**
+   * The run under way: its steps' hashes so far, and the steps held back while each is the kept
+   * run's (null: run as they come).
+   * @type {{ key: string, tables: readonly string[], hashes: string[], kept: readonly string[] | undefined,
+   *   held: import('./sqlite-steps.d.mts').SqlStep[] | null, weight: number } | null}
+   */
+  let current = null;
+  const release = () => {
+    if (current === null || current.held === null) return;
+    const held = current.held;
+    current.held = null;
+    for (const step of held) run(step);
+  };
+  /** @param {readonly string[] | null} tables */
+  const mark = (tables) => {
+    if (tables !== null) {
+      if (current !== null) throw new Error('a run of steps began within another');
+      const key = tables.join(' ');
+      const kept = hashing ? from?.runs.get(key) : undefined;
+      current = { key, tables, hashes: [], kept, held: kept === undefined ? null : [], weight: 0 };
+      return;
+    }
+    if (current === null) throw new Error('a run of steps ended that had not begun');
+    const ended = current;
+    if (hashing) runs.set(ended.key, ended.hashes);
+    if (ended.held !== null && from !== undefined && ended.hashes.length === ended.kept?.length) {
+      free();
+      // Attached until the end: SQLite detaches no database within a transaction.
+      if (copied.length === 0) db.run(`ATTACH '${from.file}' AS kept`);
+      for (const table of ended.tables) for (const sql of copyStatements(db, table)) db.run(sql);
+      copied.push(ended.key);
+    } else release();
+    current = null;
+  };
+  /** The runs copied, by their tables. @type {string[]} */
+  const copied = [];
+  const detach = () => {
+    if (copied.length > 0) db.run('DETACH kept');
+  };
   return {
     /** @param {import('./sqlite-steps.d.mts').DatabaseStep} step */
     step(step) {
-      if (step.rows === undefined) {
-        free();
-        db.run(step.sql);
-        return;
+      if ('reusable' in step) return mark(step.reusable);
+      if (current === null || !hashing) return run(step);
+      const { hash, weight } = stepHash(step);
+      const i = current.hashes.push(hash) - 1;
+      if (current.held !== null) {
+        current.weight += weight;
+        if (current.kept?.[i] === hash && current.weight <= HELD_AT_MOST) {
+          current.held.push(step);
+          return;
+        }
+        release();
       }
-      let prepared = statements.get(step.sql);
-      if (prepared === undefined) {
-        prepared = { statement: db.prepare(step.sql), text: textParameters(step.sql) };
-        statements.set(step.sql, prepared);
-      }
-      const { statement, text } = prepared;
-      for (const row of step.rows) statement.run(text === null ? row : bound(row, text, step.sql));
+      run(step);
+    },
+    /** @param {import('./sqlite-steps.d.mts').KeptDatabase | undefined} kept */
+    reuse(kept) {
+      hashing = true;
+      from = kept;
+    },
+    get copied() {
+      return copied;
     },
     end() {
       try {
         free();
+        detach();
         return db.export();
       } finally {
         db.close();
       }
+    },
+    endKept() {
+      if (!hashing) throw new Error('a database is kept only when its runs were hashed (reuse)');
+      free();
+      detach();
+      const bytes = db.export();
+      // sql.js keeps a database's file in its file system, under a name of its own.
+      const file = /** @type {{ filename: string }} */ (/** @type {unknown} */ (db)).filename;
+      return { bytes, kept: { file, runs, close: () => db.close() } };
     },
     abandon() {
       free();

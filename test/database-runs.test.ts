@@ -1,0 +1,141 @@
+// The watch mode's database copies a table's rows from the last one it made when the table's steps
+// are the same (render/sqlite-steps.mjs, `reusable` and `reuse`): each table's inserts are a run of
+// steps, hashed step by step. Whatever the edits, each database must be byte for byte the one its
+// steps make in a new database, and a run must be copied exactly when its steps are the last
+// database's: a table of each kind (an integer key, a text key with its own rowid, WITHOUT ROWID, a
+// contentless full-text table), a run that differs only at its end or only in its length.
+
+import fc from 'fast-check';
+import initSqlJs from 'sql.js';
+import { describe, expect, it } from 'vitest';
+import {
+  type DatabaseStep,
+  databaseWriter,
+  type KeptDatabase,
+  makeDatabase,
+  type SqlStep,
+} from '../generator/render/sqlite-steps.mjs';
+
+const SQL = await initSqlJs();
+
+const TABLES = ['notes', 'notes_fts', 'words', 'tags'] as const;
+type Table = (typeof TABLES)[number];
+type Rows = Record<Table, SqlStep['rows'] & object>;
+
+const INSERTS: Record<Table, string> = {
+  notes: 'INSERT INTO notes (id, title, body) VALUES (?, CAST(? AS TEXT), ?)',
+  notes_fts: 'INSERT INTO notes_fts (docid, title, body) VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT))',
+  words: 'INSERT INTO words (word, count) VALUES (CAST(? AS TEXT), ?)',
+  tags: 'INSERT INTO tags (note, tag) VALUES (?, CAST(? AS TEXT))',
+};
+
+/** Steps like the downloads' own: each table's inserts a run, in pieces of two rows. */
+function steps(rows: Rows): DatabaseStep[] {
+  const runs = TABLES.flatMap((table): DatabaseStep[] => {
+    const pieces: DatabaseStep[] = [];
+    for (let i = 0; i < rows[table].length; i += 2)
+      pieces.push({ sql: INSERTS[table], rows: rows[table].slice(i, i + 2) });
+    return [{ reusable: [table] }, ...pieces, { reusable: null }];
+  });
+  return [
+    { sql: 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;' },
+    {
+      sql: `CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT);
+        CREATE TABLE words (word TEXT PRIMARY KEY, count INTEGER);
+        CREATE TABLE tags (note INTEGER, tag TEXT, PRIMARY KEY (note, tag)) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE notes_fts USING fts4 (content="", title, body, tokenize=porter);`,
+    },
+    { sql: 'BEGIN' },
+    ...runs,
+    { sql: 'COMMIT' },
+    { sql: "INSERT INTO notes_fts (notes_fts) VALUES ('optimize')" },
+    { sql: 'VACUUM' },
+  ];
+}
+
+const text = fc.oneof(
+  fc.constantFrom('the king', 'a fire in the city', 'plague', 'my wife and I', 'so to bed'),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 6 }),
+);
+const notes = fc.uniqueArray(fc.tuple(fc.integer({ min: 1, max: 40 }), text, fc.option(text)), {
+  maxLength: 7,
+  selector: ([id]) => id,
+});
+const words = fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 9 })), {
+  maxLength: 7,
+  selector: ([w]) => w,
+});
+const tags = fc.uniqueArray(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.constantFrom('a', 'b', 'c')), {
+  maxLength: 7,
+  selector: ([n, t]) => `${n} ${t}`,
+});
+type Change<R> = { set: R[] } | { edit: number; text: string } | { drop: true } | null;
+/** A table's change from the last job: new rows, one row's text changed, the last row dropped, or none (null). */
+const change = <R>(rows: fc.Arbitrary<R[]>): fc.Arbitrary<Change<R>> =>
+  fc.oneof(
+    fc.constant(null),
+    rows.map((set) => ({ set })),
+    fc.record({ edit: fc.nat(), text }),
+    fc.constant({ drop: true as const }),
+  );
+const job = fc.record({ notes: change(notes), words: change(words), tags: change(tags) });
+
+let edits = 0;
+/**
+ * The rows after `c`: an edit adds to the text cell `at` of one row (the last row's when past the
+ * end), with a mark of its own, so that no key is made twice.
+ */
+function changed(last: readonly SqlRow[], c: Change<SqlRow>, at: number): SqlRow[] {
+  if (c === null) return [...last];
+  if ('set' in c) return c.set;
+  if ('drop' in c) return last.slice(0, -1);
+  if (last.length === 0) return [];
+  const i = Math.min(c.edit, last.length - 1);
+  return last.map((row, k) =>
+    k === i ? row.map((cell, n) => (n === at && typeof cell === 'string' ? `${cell}${c.text}~${++edits}` : cell)) : row,
+  );
+}
+type SqlRow = Array<string | number | null>;
+
+describe("the database's runs copied from the last one", () => {
+  it('give the bytes of a new database, and are copied exactly when their steps are the same', () => {
+    fc.assert(
+      fc.property(fc.array(job, { minLength: 1, maxLength: 6 }), (jobs) => {
+        let last: Rows = { notes: [], notes_fts: [], words: [], tags: [] };
+        let lastSteps: DatabaseStep[] | undefined;
+        let kept: KeptDatabase | undefined;
+        try {
+          for (const j of jobs) {
+            const notesNow = changed(last.notes, j.notes as Change<SqlRow>, 1);
+            const rows: Rows = {
+              notes: notesNow,
+              // A note's full-text row: its id, title and body (no null).
+              notes_fts: notesNow.map(([id, t, b]) => [id as number, t as string, (b as string | null) ?? '']),
+              words: changed(last.words, j.words as Change<SqlRow>, 0),
+              tags: changed(last.tags, j.tags as Change<SqlRow>, 1),
+            };
+            const all = steps(rows);
+            const writer = databaseWriter(SQL);
+            writer.reuse(kept);
+            for (const step of all) writer.step(step);
+            const made = writer.endKept();
+            kept?.close();
+            kept = made.kept;
+            expect(Buffer.from(made.bytes).equals(Buffer.from(makeDatabase(SQL, all)))).toBe(true);
+            // A run is copied when the last database's steps of that table were the same.
+            const same = TABLES.filter(
+              (t) => lastSteps !== undefined && JSON.stringify(rows[t]) === JSON.stringify(last[t]),
+            );
+            expect(writer.copied).toEqual(same);
+            last = rows;
+            lastSteps = all;
+          }
+        } finally {
+          kept?.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
