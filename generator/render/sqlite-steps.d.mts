@@ -19,8 +19,8 @@ export type DatabaseStep = SqlStep | { reusable: readonly string[] | null };
 export interface KeptDatabase {
   /** Its file in sql.js's file system. */
   file: string;
-  /** Each run's steps' hashes, by the run's tables (joined by a space). */
-  runs: ReadonlyMap<string, readonly string[]>;
+  /** Each run's steps' hashes (null: too long to hash), by the run's tables (joined by a space). */
+  runs: ReadonlyMap<string, readonly string[] | null>;
   close(): void;
 }
 
@@ -36,8 +36,11 @@ export function textParameters(sql: string): boolean[] | null;
 /** A database that steps are run on one after another, then made bytes or dropped. */
 export interface DatabaseWriter {
   step(step: DatabaseStep): void;
-  /** Hashes the runs (for endKept), and copies those that hash as `kept`'s did from it. */
-  reuse(kept: KeptDatabase | undefined): void;
+  /**
+   * Hashes the runs (for endKept), and copies those that hash as `kept`'s did from it; a run whose
+   * cells hold more than `most` characters (default 24 M) is neither held nor hashed.
+   */
+  reuse(kept: KeptDatabase | undefined, most?: number): void;
   /** The runs copied from a kept database so far, by their tables (joined by a space). */
   readonly copied: readonly string[];
   end(): Uint8Array;

@@ -121,7 +121,11 @@ export function roomyDatabase(pages) {
 // finds one segment and leaves it, and the VACUUM writes the database again from its tables'
 // rows, so the bytes are those of the steps run (docs/performance.md, "Runs copied").
 
-/** What a run may hold back, at most (its steps' text's length); past it the run is run as it comes. */
+/**
+ * The most text a run's steps may hold (their cells' length): a longer run is run as it comes and
+ * not hashed further, nor in the next databases (thirty times the encyclopedia's topics: 63 M
+ * characters, which holding back would cost as much memory as time).
+ */
 const HELD_AT_MOST = 24_000_000;
 
 /**
@@ -202,14 +206,16 @@ export function databaseWriter(SQL, bytes = 0) {
 
   /** Whether runs are hashed (`reuse` was called), and the database they may be copied from. */
   let hashing = false;
+  /** The most text a run may hold (HELD_AT_MOST but in the tests). */
+  let longest = HELD_AT_MOST;
   /** @type {import('./sqlite-steps.d.mts').KeptDatabase | undefined} */
   let from;
-  /** This database's runs: each one's steps' hashes, by its tables. */
+  /** This database's runs: each one's steps' hashes (null: too long to hash), by its tables. */
   const runs = new Map();
   /**
-   * The run under way: its steps' hashes so far, and the steps held back while each is the kept
-   * run's (null: run as they come).
-   * @type {{ key: string, tables: readonly string[], hashes: string[], kept: readonly string[] | undefined,
+   * The run under way: its steps' hashes so far (null: not hashed), and the steps held back while
+   * each is the kept run's (null: run as they come).
+   * @type {{ key: string, tables: readonly string[], hashes: string[] | null, kept: readonly string[] | null | undefined,
    *   held: import('./sqlite-steps.d.mts').SqlStep[] | null, weight: number } | null}
    */
   let current = null;
@@ -225,13 +231,14 @@ export function databaseWriter(SQL, bytes = 0) {
       if (current !== null) throw new Error('a run of steps began within another');
       const key = tables.join(' ');
       const kept = hashing ? from?.runs.get(key) : undefined;
-      current = { key, tables, hashes: [], kept, held: kept === undefined ? null : [], weight: 0 };
+      const hashes = hashing && kept !== null ? [] : null;
+      current = { key, tables, hashes, kept, held: hashes !== null && kept !== undefined ? [] : null, weight: 0 };
       return;
     }
     if (current === null) throw new Error('a run of steps ended that had not begun');
     const ended = current;
     if (hashing) runs.set(ended.key, ended.hashes);
-    if (ended.held !== null && from !== undefined && ended.hashes.length === ended.kept?.length) {
+    if (ended.held !== null && from !== undefined && ended.hashes?.length === ended.kept?.length) {
       free();
       // Attached until the end: SQLite detaches no database within a transaction.
       if (copied.length === 0) db.run(`ATTACH '${from.file}' AS kept`);
@@ -249,12 +256,15 @@ export function databaseWriter(SQL, bytes = 0) {
     /** @param {import('./sqlite-steps.d.mts').DatabaseStep} step */
     step(step) {
       if ('reusable' in step) return mark(step.reusable);
-      if (current === null || !hashing) return run(step);
+      if (current === null || current.hashes === null) return run(step);
       const { hash, weight } = stepHash(step);
-      const i = current.hashes.push(hash) - 1;
-      if (current.held !== null) {
-        current.weight += weight;
-        if (current.kept?.[i] === hash && current.weight <= HELD_AT_MOST) {
+      current.weight += weight;
+      if (current.weight > longest) {
+        current.hashes = null;
+        release();
+      } else {
+        const i = current.hashes.push(hash) - 1;
+        if (current.held !== null && current.kept?.[i] === hash) {
           current.held.push(step);
           return;
         }
@@ -262,10 +272,11 @@ export function databaseWriter(SQL, bytes = 0) {
       }
       run(step);
     },
-    /** @param {import('./sqlite-steps.d.mts').KeptDatabase | undefined} kept */
-    reuse(kept) {
+    /** @param {import('./sqlite-steps.d.mts').KeptDatabase | undefined} kept @param {number} [most] */
+    reuse(kept, most = HELD_AT_MOST) {
       hashing = true;
       from = kept;
+      longest = most;
     },
     get copied() {
       return copied;
