@@ -5,7 +5,7 @@
 // longest few with when they came (the edit's rebuild, the rescan after it, the downloads made
 // again a second later). Never a test: figures only. See docs/performance.md, "Incremental rebuilds".
 //
-//   npm run bench:watch -- [--runs 3] [--seconds 6] [--corpus DIR] [--json FILE]
+//   npm run bench:watch -- [--runs 3] [--seconds 6] [--edit entry|topic] [--corpus DIR] [--json FILE]
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -20,13 +20,14 @@ import { startServer } from './server.ts';
 import { BENCH_HELP, benchOptions, benchPlace, prepareWorkload } from './workload.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = `usage: npm run bench:watch -- [--runs 3] [--seconds 6] [--corpus DIR] [--json FILE]
+const USAGE = `usage: npm run bench:watch -- [--runs 3] [--seconds 6] [--edit entry|topic] [--corpus DIR] [--json FILE]
 
 Serves the whole diary with npm start -- --watch, asks for an entry every 10 ms and edits another
 one second in: prints how long the answers took around the edit.
 
   --runs <n>           runs, each with a server of its own (default: 3)
   --seconds <n>        how long each run asks (default: 6)
+  --edit <kind>        what is edited: an entry's text (entry, the default) or a topic's title (topic)
 ${BENCH_HELP}
 ${STANDARD_HELP}
 `;
@@ -35,6 +36,7 @@ const { values } = parseCommand('npm run bench:watch', USAGE, {
     ...STANDARD_OPTIONS,
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '6' },
+    edit: { type: 'string', default: 'entry' },
     ...benchOptions(repo),
   },
 });
@@ -47,8 +49,10 @@ if (values['no-wait'] !== true) await waitForSettledDisk(work, log);
 const workload = await prepareWorkload(repo, values.corpus as string, work, 1, trash);
 const content = join(work, 'watch-content');
 const out = join(work, 'watch-out');
-const found = editsFor(workload.contentDir).find((e) => e.kind === 'entry');
-if (found === undefined) throw new Error('no entry to edit');
+const kind = values.edit as string;
+if (kind !== 'entry' && kind !== 'topic') fail(`--edit: ${kind} is not entry or topic`);
+const found = editsFor(workload.contentDir).find((e) => e.kind === kind);
+if (found === undefined) throw new Error(`no ${kind} to edit`);
 const edit = found;
 const asked = '/api/v1/entries/1660-01-02';
 
@@ -61,9 +65,10 @@ interface Run {
   current: { detail: number | null; search: number | null; downloads: number | null };
 }
 
-// The edited entry's date (its file's name), and a word only the edit brings (issue 34's target:
-// an edit's answers current within 100 ms, the downloads within 2 s).
-const editedDate = edit.file.replace(/^.*\//, '').replace(/\.[a-z]+$/, '');
+// The edited record's key (its file's name: an entry's date, a topic's id), and a word only the
+// edit brings (issue 34's target: an edit's answers current within 100 ms, the downloads within 2 s).
+const editedKey = edit.file.replace(/^.*\//, '').replace(/\.[a-z]+$/, '');
+const collection = kind === 'entry' ? 'entries' : 'topics';
 const DOWNLOADS = '/api/v1/downloads';
 /** How long after the edit its answers are waited for (the run's own asking may end before). */
 const WATCH_MS = 20_000;
@@ -111,11 +116,12 @@ async function oneRun(round: number): Promise<Run> {
         const watchUntil = at + WATCH_MS;
         // Three other clients: the edited entry, a search for the edit's word, the downloads' listing.
         current = Promise.all([
-          firstShowing(origin, `/api/v1/entries/${editedDate}`, (b) => b.includes(marker), at, watchUntil),
+          firstShowing(origin, `/api/v1/${collection}/${editedKey}`, (b) => b.includes(marker), at, watchUntil),
           firstShowing(
             origin,
-            '/api/v1/entries?search=benchmark',
-            (b) => b.includes(`"${editedDate}"`),
+            `/api/v1/${collection}?search=benchmark`,
+            // An entry's date is in its item; a topic's edited title is.
+            (b) => b.includes(kind === 'entry' ? `"${editedKey}"` : marker),
             at,
             watchUntil,
           ),
@@ -162,13 +168,13 @@ process.stdout.write(
   `machine: ${machine.cpu}, ${machine.cores} cores; Node ${machine.node}; commit ${machine.commit}\n` +
     `load average (1 min): min ${loadSeen.min.toFixed(2)}, mean ${loadSeen.mean.toFixed(2)}, max ${loadSeen.max.toFixed(2)}\n` +
     `npm start -- --watch on the whole diary (${workload.files} content files); ${asked} every 10 ms, ` +
-    `one entry's text edited at 1 s (${edit.file})\n\n`,
+    `one ${kind === 'entry' ? "entry's text" : "topic's title"} edited at 1 s (${edit.file})\n\n`,
 );
 for (const [i, r] of results.entries()) {
   const longest = r.longest.map((l) => `${ms(l.ms)} at ${l.at.toFixed(2)} s`).join(', ');
   process.stdout.write(
     `run ${i + 1}: ${r.answers} answers, median ${ms(r.p50)}, p99 ${ms(r.p99)}; longest: ${longest}\n` +
-      `       the edit shown by: the entry ${shown(r.current.detail)}, a search ${shown(r.current.search)}, ` +
+      `       the edit shown by: the ${kind} ${shown(r.current.detail)}, a search ${shown(r.current.search)}, ` +
       `the downloads' listing ${shown(r.current.downloads)}\n`,
   );
 }
@@ -182,7 +188,7 @@ const downloads = medianOf((c) => c.downloads);
 const judged = (v: number | null, target: number) =>
   v === null ? 'NOT MET (a run never showed it)' : v <= target ? 'met' : 'NOT MET';
 process.stdout.write(
-  `\nthe edit's answers current (median of the runs): the entry ${shown(detail)}, a search ${shown(search)}: ` +
+  `\nthe edit's answers current (median of the runs): the ${kind} ${shown(detail)}, a search ${shown(search)}: ` +
     `≤ 100 ms ${judged(detail === null || search === null ? null : Math.max(detail, search), 100)}; ` +
     `the downloads ${shown(downloads)}: ≤ 2 s ${judged(downloads, 2000)}\n`,
 );
