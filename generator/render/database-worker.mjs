@@ -8,13 +8,13 @@
 // and, through them, the database's next rows.
 //
 // Messages, run in order: `{ begin: { streams, backlog, room, stop, keep } }`, a new job (a new
-// database, and `streams` gzip streams); a step of the database; `{ stream, bytes }`, NDJSON for a gzip
-// stream; null, the job's end. Each but `begin` is answered with null once done with (a piece of
-// NDJSON: once its stream's backlog is small), so that the main thread keeps only a few ahead; at
-// the end, the database's bytes and each stream's gzip, moved rather than copied. The thread then
-// waits for the next job (kept-threads.ts): sql.js is set up once a thread, and each job's
-// database and streams are new, so that a job's bytes are those a new thread would make. A
-// failure ends the thread.
+// database, and `streams` gzip streams); a step of the database; `{ stream, bytes }`, NDJSON for a
+// gzip stream; null, the job's end. Each but `begin` is answered with null once done with (a piece
+// of NDJSON: once its stream's backlog is small), so that the main thread keeps only a few ahead;
+// at the end, the database's bytes and each stream's gzip, moved rather than copied. The thread
+// then waits for the next job (kept-threads.ts): sql.js is set up once a thread, and each job's
+// database and streams are new, so that a job's bytes are those a new thread would make. A failure
+// ends the thread.
 //
 // A job is stopped (the watch mode's next edit) by `{ stopped: true }`, after the main thread has
 // set the job's `stop` flag (shared memory): the messages queued before it are the job's, and

@@ -141,7 +141,7 @@ function stepHash(step) {
     hash.update('\n');
     for (const cell of row) {
       if (typeof cell !== 'string') hash.update(cell === null ? 'n;' : `d${cell};`);
-      // A lone surrogate would be hashed as U+FFFD's bytes, as another would: such a string as its JSON.
+      // Lone surrogates would all hash as U+FFFD: such a string is hashed as its JSON.
       else if (cell.isWellFormed()) hash.update(`s${cell.length};`).update(cell);
       else hash.update(`j${JSON.stringify(cell)};`);
       weight += typeof cell === 'string' ? cell.length : 8;
@@ -219,6 +219,11 @@ export function databaseWriter(SQL, bytes = 0) {
    *   held: import('./sqlite-steps.d.mts').SqlStep[] | null, weight: number } | null}
    */
   let current = null;
+  /** The runs copied, by their tables. @type {string[]} */
+  const copied = [];
+  const detach = () => {
+    if (copied.length > 0) db.run('DETACH kept');
+  };
   const release = () => {
     if (current === null || current.held === null) return;
     const held = current.held;
@@ -246,11 +251,6 @@ export function databaseWriter(SQL, bytes = 0) {
       copied.push(ended.key);
     } else release();
     current = null;
-  };
-  /** The runs copied, by their tables. @type {string[]} */
-  const copied = [];
-  const detach = () => {
-    if (copied.length > 0) db.run('DETACH kept');
   };
   return {
     /** @param {import('./sqlite-steps.d.mts').DatabaseStep} step */
