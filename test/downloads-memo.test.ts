@@ -6,7 +6,7 @@
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { databaseRunsCopied } from '../generator/render/database-thread.ts';
+import { databaseRunsCopied, holdDatabaseThread } from '../generator/render/database-thread.ts';
 import { downloadFiles, downloadFilesInThread, sqlOnThisThread } from '../generator/render/downloads.ts';
 import { RenderMemo } from '../generator/render/render-memo.ts';
 import { modelOf, replaceIn } from './helpers/content.ts';
@@ -96,30 +96,39 @@ describe("the downloads made with the watch mode's memo", () => {
       last = got;
       return kept;
     };
-    expect(await check('first')).toEqual([]);
-    expect(copied).toEqual([]);
-    // Read again: every entry's and topic's line is the one kept, so their gzip is too; the
-    // categories' lines are made again every time.
-    expect(await check('the same')).toEqual(['entries.ndjson.gz', 'topics.ndjson.gz']);
-    // And every table's rows are copied from the last database.
-    expect(copied).toEqual(EVERY_TABLE);
-    // An entry's text: the entries' lines differ, the topics' do not.
-    replaceIn(join(content, 'entries/1660/1660-01-02.html'), '</p>', ' And a word more.</p>');
-    expect(await check('a text')).toEqual(['topics.ndjson.gz']);
-    expect(copied).toEqual(but('entries', 'entries_fts'));
-    // A mention removed: the topic's line (its entries) differs, and the entry's.
-    replaceIn(join(content, 'entries/1660/1660-01-02.html'), 'topics: [78, 43, 77, 40]', 'topics: [78, 43, 77]');
-    expect(await check('a mention')).toEqual([]);
-    // The mentions are a table of their own (an entry's row has no column of them).
-    expect(copied).toEqual(but('entry_topics'));
-    // The last topic removed: every line the same, one fewer.
-    const model = await modelOf(content);
-    const lastTopic = model.topics.at(-1);
-    expect(model.topicEntries.get(lastTopic?.id ?? -1) ?? []).toEqual([]);
-    await check('before the removal');
-    rmSync(join(content, 'topics', `${lastTopic?.id}.yaml`));
-    expect(await check('a topic removed')).toEqual(['entries.ndjson.gz']);
-    // A category's row counts its topics.
-    expect(copied).toEqual(but('categories', 'topics', 'topics_fts', 'topic_categories'));
+    // The thread is held for the test, as a watch session holds it: the same thread from job to
+    // job. A job without a memo first closes the database that an earlier file's session may have
+    // left on it (files share their worker's modules, and so its threads).
+    const release = holdDatabaseThread();
+    try {
+      await downloadFilesInThread(await modelOf(content));
+      expect(await check('first')).toEqual([]);
+      expect(copied).toEqual([]);
+      // Read again: every entry's and topic's line is the one kept, so their gzip is too; the
+      // categories' lines are made again every time.
+      expect(await check('the same')).toEqual(['entries.ndjson.gz', 'topics.ndjson.gz']);
+      // And every table's rows are copied from the last database.
+      expect(copied).toEqual(EVERY_TABLE);
+      // An entry's text: the entries' lines differ, the topics' do not.
+      replaceIn(join(content, 'entries/1660/1660-01-02.html'), '</p>', ' And a word more.</p>');
+      expect(await check('a text')).toEqual(['topics.ndjson.gz']);
+      expect(copied).toEqual(but('entries', 'entries_fts'));
+      // A mention removed: the topic's line (its entries) differs, and the entry's.
+      replaceIn(join(content, 'entries/1660/1660-01-02.html'), 'topics: [78, 43, 77, 40]', 'topics: [78, 43, 77]');
+      expect(await check('a mention')).toEqual([]);
+      // The mentions are a table of their own (an entry's row has no column of them).
+      expect(copied).toEqual(but('entry_topics'));
+      // The last topic removed: every line the same, one fewer.
+      const model = await modelOf(content);
+      const lastTopic = model.topics.at(-1);
+      expect(model.topicEntries.get(lastTopic?.id ?? -1) ?? []).toEqual([]);
+      await check('before the removal');
+      rmSync(join(content, 'topics', `${lastTopic?.id}.yaml`));
+      expect(await check('a topic removed')).toEqual(['entries.ndjson.gz']);
+      // A category's row counts its topics.
+      expect(copied).toEqual(but('categories', 'topics', 'topics_fts', 'topic_categories'));
+    } finally {
+      release();
+    }
   });
 });
