@@ -7,7 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { keptThreads } from '../output/kept-threads.ts';
-import type { DatabaseStep } from './sqlite-steps.mjs';
+import { type DatabaseStep, stepWeight } from './sqlite-steps.mjs';
 
 /**
  * No name, mtime 0: the same records give the same bytes (here and in downloads.ts). Level 6,
@@ -24,13 +24,8 @@ export const GZIP = { level: 6 };
  */
 export const WEIGHT_IN_FLIGHT = 2_000_000;
 
-/** About what a step weighs in a message: its text, and a few bytes a number. */
-function weightOf(step: DatabaseStep): number {
-  if ('reusable' in step) return 0;
-  let weight = step.sql.length;
-  for (const row of step.rows ?? []) for (const cell of row) weight += typeof cell === 'string' ? cell.length : 8;
-  return weight;
-}
+/** About what a step weighs in a message (a run's bounds: nothing). */
+const weightOf = (step: DatabaseStep): number => ('reusable' in step ? 0 : stepWeight(step));
 
 /** A database and gzip streams made on a thread of its own (database-worker.mjs), given their pieces one by one. */
 export interface DatabaseThread {

@@ -15,7 +15,7 @@ import { API_HEADERS } from '../core/headers.ts';
 import { pretty } from '../core/json.ts';
 import type { Category, Entry, Model, Topic } from '../core/model.ts';
 import { categoryDetail, entryDetail, type Origins, originsOf, topicDetail } from '../core/records.ts';
-import { entryFields, type Fields, topicFields } from '../core/search/documents.ts';
+import { entryFields, topicFields } from '../core/search/documents.ts';
 import type { Download, DownloadList } from '../core/types.ts';
 import {
   CATEGORY_COLUMNS,
@@ -82,11 +82,23 @@ interface Made<D> {
 }
 
 /**
- * A record's detail and line, made of it (and of `extras`, what else the detail is made of), or,
- * given a memo (the watch mode's, kept between its downloads), the ones made last time of the
- * same. An edit changes a few records: making every detail and line again was most of the main
- * thread's share of an edit's downloads (about 110–170 ms on the whole diary).
+ * What `make` makes of a record (and of `extras`, what else it is made of), or, given a memo (the
+ * watch mode's, kept between its downloads), what it made last time of the same. An edit changes a
+ * few records: making every detail and line again was most of the main thread's share of an
+ * edit's downloads (about 110–170 ms on the whole diary), and the searched text ≈50 ms more.
  */
+function memoized<K, V>(
+  memo: RenderMemo | undefined,
+  table: string,
+  key: K,
+  record: object,
+  extras: readonly unknown[],
+  make: () => V,
+): V {
+  return memo === undefined ? make() : memo.table<K, V>(table).get(key, record, extras, make);
+}
+
+/** A record's detail and its NDJSON line (memoized). */
 function made<K, D>(
   memo: RenderMemo | undefined,
   table: string,
@@ -95,21 +107,11 @@ function made<K, D>(
   extras: readonly unknown[],
   detail: () => D,
 ): Made<D> {
-  const make = () => {
+  return memoized(memo, table, key, record, extras, () => {
     const d = detail();
     return { detail: d, line: ndjsonLine(d) };
-  };
-  return memo === undefined ? make() : memo.table<K, Made<D>>(table).get(key, record, extras, make);
+  });
 }
-
-/** A record's searched fields, or, given a memo, those made last time of the same record (htmlText: ≈50 ms on the whole diary). */
-const searchedFields = <K>(
-  memo: RenderMemo | undefined,
-  table: string,
-  key: K,
-  record: object,
-  make: () => Fields,
-): Fields => (memo === undefined ? make() : memo.table<K, Fields>(table).get(key, record, [], make));
 
 /**
  * What makes the database, in order: its schema, every row (inserts in pieces, made as they are
@@ -135,7 +137,7 @@ function* databaseSteps(model: Model, line: LineOf, memo?: RenderMemo): Generato
   // The searched fields of a record are its detail's, and the detail's are the model's (entryFields).
   yield* searchedText('entries_fts', entries.length, (i) => {
     const e = entries[i] as Entry;
-    return [i + 1, ...searchedFields(memo, 'entries_fts', e.date, e, () => entryFields(e))];
+    return [i + 1, ...memoized(memo, 'entries_fts', e.date, e, [], () => entryFields(e))];
   });
   // A category's links to its ancestors become its parent's slug (PARENT).
   const parents = { column: 'parent', values: categories.map((c) => c.parent) };
@@ -159,7 +161,7 @@ function* databaseSteps(model: Model, line: LineOf, memo?: RenderMemo): Generato
   });
   yield* searchedText('topics_fts', topics.length, (i) => {
     const t = topics[i] as Topic;
-    return [t.id, ...searchedFields(memo, 'topics_fts', t.id, t, () => topicFields(t))];
+    return [t.id, ...memoized(memo, 'topics_fts', t.id, t, [], () => topicFields(t))];
   });
   const mentions = entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
   yield* insertRows('entry_topics', ['entry', 'topic'], mentions);

@@ -49,6 +49,9 @@ export interface DatabaseWriter {
   abandon(): void;
 }
 
+/** What a step weighs: its text's length, and a few bytes a cell that is not text. */
+export function stepWeight(step: SqlStep): number;
+
 /** An empty database whose file is `pages` pages long, all but the first on the freelist. */
 export function roomyDatabase(pages: number): Uint8Array;
 

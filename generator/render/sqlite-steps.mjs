@@ -129,14 +129,25 @@ export function roomyDatabase(pages) {
 const HELD_AT_MOST = 24_000_000;
 
 /**
- * The hash of a step of a run (its SQL, then each cell with its type and length, so that no two
- * cells run together), and its text's length. A cell at a time: a third of the time of hashing
- * the rows' JSON (the whole diary's searched text, 7.4 M characters: about 20 ms against 70).
- * @param {import('./sqlite-steps.d.mts').SqlStep} step @returns {{ hash: string, weight: number }}
+ * What a step weighs: its text's length, and a few bytes a cell that is not text. The measure of
+ * a run that may be held (HELD_AT_MOST), and of the steps in flight to the database's thread
+ * (database-thread.ts).
+ * @param {import('./sqlite-steps.d.mts').SqlStep} step @returns {number}
+ */
+export function stepWeight(step) {
+  let weight = step.sql.length;
+  for (const row of step.rows ?? []) for (const cell of row) weight += typeof cell === 'string' ? cell.length : 8;
+  return weight;
+}
+
+/**
+ * The hash of a step of a run: its SQL, then each cell with its type and length, so that no two
+ * cells run together. A cell at a time: a third of the time of hashing the rows' JSON (the whole
+ * diary's searched text, 7.4 M characters: about 20 ms against 70).
+ * @param {import('./sqlite-steps.d.mts').SqlStep} step @returns {string}
  */
 function stepHash(step) {
   const hash = createHash('sha1').update(step.sql);
-  let weight = step.sql.length;
   for (const row of step.rows ?? []) {
     hash.update('\n');
     for (const cell of row) {
@@ -144,10 +155,9 @@ function stepHash(step) {
       // Lone surrogates would all hash as U+FFFD: such a string is hashed as its JSON.
       else if (cell.isWellFormed()) hash.update(`s${cell.length};`).update(cell);
       else hash.update(`j${JSON.stringify(cell)};`);
-      weight += typeof cell === 'string' ? cell.length : 8;
     }
   }
-  return { hash: hash.digest('base64'), weight };
+  return hash.digest('base64');
 }
 
 /**
@@ -257,12 +267,12 @@ export function databaseWriter(SQL, bytes = 0) {
     step(step) {
       if ('reusable' in step) return mark(step.reusable);
       if (current === null || current.hashes === null) return run(step);
-      const { hash, weight } = stepHash(step);
-      current.weight += weight;
+      current.weight += stepWeight(step);
       if (current.weight > longest) {
         current.hashes = null;
         release();
       } else {
+        const hash = stepHash(step);
         const i = current.hashes.push(hash) - 1;
         if (current.held !== null && current.kept?.[i] === hash) {
           current.held.push(step);
