@@ -60,7 +60,7 @@ describe("the downloads' database thread, kept between jobs", () => {
     // thread takes it after dropping the stopped one, and what the stopped one answered meanwhile
     // is not taken for the next one's.
     for (const queued of [0, 40]) {
-      const stopped = databaseThread(1e9);
+      const stopped = databaseThread({ limit: 1e9 });
       await stopped.step({ sql: 'CREATE TABLE t (a TEXT)' });
       for (let i = 0; i < queued; i++)
         await stopped.step({ sql: 'INSERT INTO t VALUES (?)', rows: [['x'.repeat(1e5)]] });
@@ -75,7 +75,7 @@ describe("the downloads' database thread, kept between jobs", () => {
     }
 
     // Failed (SQLite's error): neither is its thread.
-    const failing = databaseThread(1);
+    const failing = databaseThread({ limit: 1 });
     await expect(
       (async () => {
         await failing.step({ sql: 'CREATE TABLE t (a TEXT)' });

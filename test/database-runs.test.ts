@@ -1,5 +1,5 @@
-// The watch mode's database copies a table's rows from the last one it made when the table's steps
-// are the same (render/sqlite-steps.mjs, `reusable` and `reuse`): each table's inserts are a run of
+// A database copies a table's rows from the last one made when the table's steps are the same
+// (render/run-copies.ts decides; render/sqlite-steps.mjs copies): each table's inserts are a run of
 // steps, hashed step by step. Whatever the edits, each database must be byte for byte the one its
 // steps make in a new database, and a run must be copied exactly when its steps are the last
 // database's: a table of each kind (an integer key, a text key with its own rowid, WITHOUT ROWID, a
@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
+import { copyingRuns } from '../generator/render/run-copies.ts';
 import {
   type DatabaseStep,
   databaseWriter,
@@ -119,7 +120,7 @@ describe("the database's runs copied from the last one", () => {
             const all = steps(rows);
             const writer = databaseWriter(SQL);
             writer.reuse(kept, most ?? undefined);
-            for (const step of all) writer.step(step);
+            for (const step of copyingRuns(all, kept?.runs, most ?? undefined)) writer.step(step);
             const made = writer.endKept();
             kept?.close();
             kept = made.kept;

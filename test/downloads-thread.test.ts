@@ -96,7 +96,7 @@ describe("the database's thread", () => {
 
   it('is kept only a few steps ahead: what it has yet to run never weighs more than its limit', async () => {
     const limit = 300_000;
-    const thread = databaseThread(limit);
+    const thread = databaseThread({ limit });
     const weights: number[] = [];
     weights.push(await thread.step({ sql: 'CREATE TABLE t (a TEXT)' }));
     // Twenty steps of 100,000 characters: sent at once, they would be 2,000,000 in its queue.
@@ -117,7 +117,7 @@ describe("the database's thread", () => {
     // A backlog of one byte: every piece waits for its stream to drain before it is answered, and
     // the steps sent meanwhile wait their turn.
     const limit = 50_000;
-    const thread = databaseThread(limit, 2, 1);
+    const thread = databaseThread({ limit, streams: 2, backlog: 1 });
     const pieces = Array.from({ length: 40 }, (_, i) => Buffer.from(`${i} ${'plague '.repeat(500 + i * 37)}\n`));
     const weights: number[] = [await thread.step({ sql: 'CREATE TABLE t (a TEXT)' })];
     for (const [i, piece] of pieces.entries()) {
@@ -139,7 +139,7 @@ describe("the database's thread", () => {
   });
 
   it('a step that fails: the next step or the end rejects with SQLite’s error, nothing waits forever', async () => {
-    const thread = databaseThread(1);
+    const thread = databaseThread({ limit: 1 });
     await expect(
       (async () => {
         await thread.step({ sql: 'CREATE TABLE t (a TEXT)' });

@@ -7,6 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { keptThreads } from '../output/kept-threads.ts';
+import type { RunHashes } from './run-copies.ts';
 import { type DatabaseStep, stepWeight } from './sqlite-steps.mjs';
 
 /**
@@ -22,10 +23,16 @@ export const GZIP = { level: 6 };
  * text's length, about): enough that it never waits for the next, little enough that the rows
  * waiting in its queue are a few pieces, not the whole site's text twice over.
  */
-export const WEIGHT_IN_FLIGHT = 2_000_000;
+const WEIGHT_IN_FLIGHT = 2_000_000;
 
-/** About what a step weighs in a message (a run's bounds: nothing). */
-const weightOf = (step: DatabaseStep): number => ('reusable' in step ? 0 : stepWeight(step));
+/** About what a step weighs in a message (a run's bounds, or its copy: nothing). */
+const weightOf = (step: DatabaseStep): number => ('reusable' in step || 'copy' in step ? 0 : stepWeight(step));
+
+/** What a job of the thread made: the database's bytes and each stream's gzip. */
+interface MadeDatabase {
+  database: Uint8Array;
+  gzipped: Uint8Array[];
+}
 
 /** A database and gzip streams made on a thread of its own (database-worker.mjs), given their pieces one by one. */
 export interface DatabaseThread {
@@ -37,8 +44,14 @@ export interface DatabaseThread {
   /** Sends bytes to gzip stream `stream` (0 to `streams` - 1); resolves as `step` does. */
   append(stream: number, bytes: Uint8Array): Promise<number>;
   /** No more steps: resolves with the database's bytes and each stream's gzip. */
-  end(): Promise<{ database: Uint8Array; gzipped: Uint8Array[] }>;
+  end(): Promise<MadeDatabase>;
   stop(): void;
+  /**
+   * With `keep`, the hashes of the runs of the database this job may copy runs from (`{ copy }`
+   * steps, run-copies.ts): the one the thread keeps, as it answers when the job begins
+   * (database-worker.mjs); else none.
+   */
+  readonly copyFrom: Promise<RunHashes | undefined>;
 }
 
 /** Bytes of NDJSON that may wait for the gzip of a collection, at most, before more are taken. */
@@ -113,25 +126,41 @@ function stoppedJobsOf(worker: Worker): { pending: number } {
   return jobs;
 }
 
-/**
- * The thread; `room`, the bytes the database's file is given at once (sqlite-steps.mjs
- * roomyDatabase; databaseRoom in downloads.ts); `keep`, the database is kept on the thread once
- * made, for the next job with `keep` to copy the runs of steps that are the same from it
- * (database-worker.mjs).
- */
-export function databaseThread(
+/** How a job of the database's thread is made (databaseThread). */
+export interface DatabaseJob {
+  /** What the steps in flight may weigh (WEIGHT_IN_FLIGHT). */
+  limit?: number;
+  /** Gzip streams (none). */
+  streams?: number;
+  /** Bytes of NDJSON that may wait for a stream's gzip. */
+  backlog?: number;
+  /** The bytes the database's file is given at once (sqlite-steps.mjs roomyDatabase; downloads.ts databaseRoom). */
+  room?: number;
+  /**
+   * The runs of steps are hashed, and the database is kept on the thread once made, for the next
+   * job with `keep` to copy from (database-worker.mjs).
+   */
+  keep?: boolean;
+}
+
+/** The thread, for a job made as `job` says. */
+export function databaseThread({
   limit = WEIGHT_IN_FLIGHT,
   streams = 0,
   backlog = GZIP_BACKLOG,
   room = 0,
   keep = false,
-): DatabaseThread {
+}: DatabaseJob = {}): DatabaseThread {
   const thread = threads.take();
   const { worker } = thread;
   const answersOfStopped = stoppedJobsOf(worker);
   // Set when the job is stopped: the thread then drops what it has of the job (database-worker.mjs).
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
   worker.postMessage({ begin: { streams, backlog, room, keep, stop: stopFlag.buffer } });
+  let from: ((runs: RunHashes | undefined) => void) | undefined;
+  const copyFrom = new Promise<RunHashes | undefined>((resolve) => {
+    from = resolve;
+  });
   let ended = false;
   let stopping = false;
   // A session holds the thread for its next job: that job's database is made now, ahead.
@@ -144,21 +173,27 @@ export function databaseThread(
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
   let fail: ((err: Error) => void) | undefined;
-  const made = new Promise<{ database: Uint8Array; gzipped: Uint8Array[] }>((resolve, reject) => {
+  const made = new Promise<MadeDatabase>((resolve, reject) => {
     fail = (err) => {
       failure ??= err;
+      from?.(undefined);
       reject(err);
       wake?.();
     };
     // null: a message was done with (database-worker.mjs); then the files, once, and the thread
     // waits for its next job.
     type Answer =
-      | { database: Uint8Array; gzipped: Uint8Array[]; spared: boolean; copied: string[] }
+      | (MadeDatabase & { spared: boolean; copied: string[] })
+      | { from: Array<[string, string[] | null]> | null }
       | { stopped: true }
       | null;
     thread.on('message', (message: Answer) => {
       // The answers of a job stopped before this one, up to its last (stoppedJobsOf).
       if (answersOfStopped.pending > 0 || (message !== null && 'stopped' in message)) return;
+      if (message !== null && 'from' in message) {
+        from?.(message.from === null ? undefined : new Map(message.from));
+        return;
+      }
       if (message !== null && 'database' in message) {
         ended = true;
         if (message.spared) sparesTaken++;
@@ -197,6 +232,7 @@ export function databaseThread(
     return weight;
   };
   return {
+    copyFrom,
     step: (step) => send(step, weightOf(step)),
     append: (stream, bytes) => {
       if (!Number.isInteger(stream) || stream < 0 || stream >= streams)

@@ -8,7 +8,8 @@
 // and, through them, the database's next rows.
 //
 // Messages, run in order: `{ begin: { streams, backlog, room, stop, keep } }`, a new job (a new
-// database, and `streams` gzip streams); a step of the database; `{ stream, bytes }`, NDJSON for a
+// database, and `streams` gzip streams), answered with `{ from }`, the hashes of the runs of the
+// database it may copy from (null: none); a step of the database; `{ stream, bytes }`, NDJSON for a
 // gzip stream; null, the job's end. Each but `begin` is answered with null once done with (a piece
 // of NDJSON: once its stream's backlog is small), so that the main thread keeps only a few ahead;
 // at the end, the database's bytes and each stream's gzip, moved rather than copied. The thread
@@ -28,9 +29,11 @@
 // is no more than the spare's (nor less than half) takes it; the room changes no byte of the
 // database (sqlite-steps.mjs roomyDatabase).
 //
-// A job with `keep` (the watch mode's) leaves its database open once made, until the next job's
-// end: that one copies from it the runs of steps that are the same (sqlite-steps.mjs, `reuse`).
-// A stopped job's database is dropped; the one kept stays. A job without `keep` closes it.
+// A job with `keep` (the watch mode's) hashes its runs of steps (sqlite-steps.mjs, `reuse`) and
+// leaves its database open once made, until the next job's end: that one copies from it the runs
+// it is told to copy (`{ copy }`, in place of a run whose steps hash the same: run-copies.ts, on
+// the main thread, which the job's first answer tells the kept runs' hashes). A stopped job's
+// database is dropped; the one kept stays. A job without `keep` closes it.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
@@ -83,6 +86,8 @@ function begin({ streams, backlog, room, stop, keep }) {
     kept?.close();
     kept = undefined;
   }
+  // What the job may copy from, before its steps (run-copies.ts decides which runs are copied).
+  port.postMessage({ from: keep && kept !== undefined ? [...kept.runs] : null });
   const zips = Array.from({ length: streams }, gzipStream);
   return { writer, zips, backlog, spared: fits, keep, stop: new Int32Array(stop) };
 }
@@ -164,7 +169,7 @@ function pump() {
       });
       return;
     }
-    if ('sql' in message || 'reusable' in message) {
+    if ('sql' in message || 'reusable' in message || 'copy' in message) {
       job.writer.step(message);
       port.postMessage(null);
       continue;

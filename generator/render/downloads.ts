@@ -26,9 +26,10 @@ import {
   searchedText,
   TOPIC_COLUMNS,
 } from './database-tables.ts';
-import { databaseThread, GZIP, GZIP_PIECE, WEIGHT_IN_FLIGHT } from './database-thread.ts';
+import { databaseThread, GZIP, GZIP_PIECE } from './database-thread.ts';
 import { gzipMemo } from './gzip-memo.ts';
 import type { RenderMemo } from './render-memo.ts';
+import { copyingRuns } from './run-copies.ts';
 import { type Cell, type DatabaseStep, makeDatabase } from './sqlite-steps.mjs';
 
 // sql.js on this thread, started when first wanted: only the downloads made on this thread need it
@@ -232,7 +233,7 @@ async function downloadBodiesInThread(
   stopped();
   // A memo means downloads made again (the watch mode): the database is kept for the next job.
   const keep = memo !== undefined;
-  const thread = databaseThread(WEIGHT_IN_FLIGHT, COLLECTIONS.length, undefined, databaseRoom(model), keep);
+  const thread = databaseThread({ streams: COLLECTIONS.length, room: databaseRoom(model), keep });
   // Each collection's lines not yet sent, and their bytes.
   const waiting = COLLECTIONS.map(() => ({ lines: [] as Buffer[], bytes: 0 }));
   const send = async (stream: number, least: number) => {
@@ -251,7 +252,9 @@ async function downloadBodiesInThread(
   });
   const line: LineOf = (collection, bytes) => zips.line(COLLECTIONS.indexOf(collection), bytes);
   try {
-    for (const step of databaseSteps(model, line, memo)) {
+    // The runs that are the same as the database copied from's are copied, not sent (run-copies.ts).
+    const from = await thread.copyFrom;
+    for (const step of copyingRuns(databaseSteps(model, line, memo), from)) {
       await thread.step(step);
       for (let i = 0; i < COLLECTIONS.length; i++) await send(i, GZIP_PIECE);
       if (pace !== undefined) await pace();

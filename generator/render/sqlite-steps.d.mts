@@ -7,13 +7,16 @@ export type Cell = string | number | null;
 export interface SqlStep {
   sql: string;
   rows?: Cell[][];
+  /** Its hash (stepHash), when the thread that made it hashed it already. */
+  hash?: string;
 }
 
 /**
- * A step, or the bounds of a run of steps whose only effect is the rows of `tables` (opened with
- * the tables, closed with null): a writer may copy those rows from a kept database instead.
+ * A step; the bounds of a run of steps whose only effect is the rows of `tables` (opened with the
+ * tables, closed with null); or, in place of such a run, its tables' rows copied from the kept
+ * database the writer was given (reuse), whose steps for them were the same.
  */
-export type DatabaseStep = SqlStep | { reusable: readonly string[] | null };
+export type DatabaseStep = SqlStep | { reusable: readonly string[] | null } | { copy: readonly string[] };
 
 /** A database left open by the writer that made it, for the next to copy runs from. */
 export interface KeptDatabase {
@@ -37,8 +40,9 @@ export function textParameters(sql: string): boolean[] | null;
 export interface DatabaseWriter {
   step(step: DatabaseStep): void;
   /**
-   * Hashes the runs (for endKept), and copies those that hash as `kept`'s did from it; a run whose
-   * cells hold more than `most` characters (default 24 M) is neither held nor hashed.
+   * Hashes the runs (for endKept), and copies from `kept` the runs it is told to copy (`{ copy }`);
+   * a run whose cells hold more than `most` characters (default HELD_AT_MOST) is not hashed, nor
+   * one that `kept` did not hash.
    */
   reuse(kept: KeptDatabase | undefined, most?: number): void;
   /** The runs copied from a kept database so far, by their tables (joined by a space). */
@@ -51,6 +55,12 @@ export interface DatabaseWriter {
 
 /** What a step weighs: its text's length, and a few bytes a cell that is not text. */
 export function stepWeight(step: SqlStep): number;
+
+/** The hash of a step of a run: its SQL and each cell, with its type and length. */
+export function stepHash(step: SqlStep): string;
+
+/** The most text a run's steps may hold to be hashed, and held back while they are the last database's. */
+export const HELD_AT_MOST: number;
 
 /** An empty database whose file is `pages` pages long, all but the first on the freelist. */
 export function roomyDatabase(pages: number): Uint8Array;

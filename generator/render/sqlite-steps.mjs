@@ -112,21 +112,22 @@ export function roomyDatabase(pages) {
 // A run of steps (opened by `{ reusable: tables }`, closed by `{ reusable: null }`) whose only
 // effect is the rows of those tables: the same steps give the same rows. A writer told to keep its
 // database for the next (`reuse`, the watch mode: an edit after another) hashes each step of each
-// run; the next writer, given that database, holds a run's steps back while they hash as the kept
-// one's did, and at the run's end copies the tables' rows from it instead of running them (the
-// topics' tables after an entry's edit, the entries' after a topic's: a third to a half of the
-// database's work on the whole diary). A step that differs releases what was held, and the run is
-// run as ever. A full-text table's rows are those of its own tables (FTS4's `_segments`,
-// `_segdir`, `_docsize`, `_stat`), kept after its optimize: the optimize that follows the copy
-// finds one segment and leaves it, and the VACUUM writes the database again from its tables'
-// rows, so the bytes are those of the steps run (docs/performance.md, "Runs copied").
+// run; the next writer, given that database, is sent `{ copy: tables }` in place of a run whose
+// steps hash as the kept one's did (run-copies.ts decides, on the thread that makes the steps), and
+// copies the tables' rows from it instead of running them (the topics' tables after an entry's
+// edit, the entries' after a topic's: a third to a half of the database's work on the whole
+// diary). A full-text table's rows are those of its own tables (FTS4's `_segments`, `_segdir`,
+// `_docsize`, `_stat`), kept after its optimize: the optimize that follows the copy finds one
+// segment and leaves it, and the VACUUM writes the database again from its tables' rows, so the
+// bytes are those of the steps run (docs/performance.md, "Runs copied").
 
 /**
- * The most text a run's steps may hold (their cells' length): a longer run is run as it comes and
- * not hashed further, nor in the next databases (thirty times the encyclopedia's topics: 63 M
- * characters, which holding back would cost as much memory as time).
+ * The most text a run's steps may hold (their cells' length) to be hashed, and held back while
+ * they are the last database's: a longer run is run as it comes and not hashed further, nor in the
+ * next databases (thirty times the encyclopedia's topics: 63 M characters, which holding back
+ * would cost as much memory as time).
  */
-const HELD_AT_MOST = 24_000_000;
+export const HELD_AT_MOST = 24_000_000;
 
 /**
  * What a step weighs: its text's length, and a few bytes a cell that is not text. The measure of
@@ -146,7 +147,7 @@ export function stepWeight(step) {
  * diary's searched text, 7.4 M characters: about 20 ms against 70).
  * @param {import('./sqlite-steps.d.mts').SqlStep} step @returns {string}
  */
-function stepHash(step) {
+export function stepHash(step) {
   const hash = createHash('sha1').update(step.sql);
   for (const row of step.rows ?? []) {
     hash.update('\n');
@@ -216,17 +217,15 @@ export function databaseWriter(SQL, bytes = 0) {
 
   /** Whether runs are hashed (`reuse` was called), and the database they may be copied from. */
   let hashing = false;
-  /** The most text a run may hold (HELD_AT_MOST but in the tests). */
+  /** The most text a run may hold to be hashed (HELD_AT_MOST but in the tests). */
   let longest = HELD_AT_MOST;
   /** @type {import('./sqlite-steps.d.mts').KeptDatabase | undefined} */
   let from;
   /** This database's runs: each one's steps' hashes (null: too long to hash), by its tables. */
   const runs = new Map();
   /**
-   * The run under way: its steps' hashes so far (null: not hashed), and the steps held back while
-   * each is the kept run's (null: run as they come).
-   * @type {{ key: string, tables: readonly string[], hashes: string[] | null, kept: readonly string[] | null | undefined,
-   *   held: import('./sqlite-steps.d.mts').SqlStep[] | null, weight: number } | null}
+   * The run under way: its steps' hashes so far (null: not hashed), and their weight.
+   * @type {{ key: string, hashes: string[] | null, weight: number } | null}
    */
   let current = null;
   /** The runs copied, by their tables. @type {string[]} */
@@ -234,51 +233,41 @@ export function databaseWriter(SQL, bytes = 0) {
   const detach = () => {
     if (copied.length > 0) db.run('DETACH kept');
   };
-  const release = () => {
-    if (current === null || current.held === null) return;
-    const held = current.held;
-    current.held = null;
-    for (const step of held) run(step);
-  };
   /** @param {readonly string[] | null} tables */
   const mark = (tables) => {
     if (tables !== null) {
       if (current !== null) throw new Error('a run of steps began within another');
       const key = tables.join(' ');
-      const kept = hashing ? from?.runs.get(key) : undefined;
-      const hashes = hashing && kept !== null ? [] : null;
-      current = { key, tables, hashes, kept, held: hashes !== null && kept !== undefined ? [] : null, weight: 0 };
+      // A run the last database did not hash (too long) is not hashed now either.
+      current = { key, hashes: hashing && from?.runs.get(key) !== null ? [] : null, weight: 0 };
       return;
     }
     if (current === null) throw new Error('a run of steps ended that had not begun');
-    const ended = current;
-    if (hashing) runs.set(ended.key, ended.hashes);
-    if (ended.held !== null && from !== undefined && ended.hashes?.length === ended.kept?.length) {
-      free();
-      // Attached until the end: SQLite detaches no database within a transaction.
-      if (copied.length === 0) db.run(`ATTACH '${from.file}' AS kept`);
-      for (const table of ended.tables) for (const sql of copyStatements(db, table)) db.run(sql);
-      copied.push(ended.key);
-    } else release();
+    if (hashing) runs.set(current.key, current.hashes);
     current = null;
+  };
+  /** @param {readonly string[]} tables */
+  const copy = (tables) => {
+    if (current !== null) throw new Error('a run of steps was copied within another');
+    const key = tables.join(' ');
+    const hashes = from?.runs.get(key);
+    if (from === undefined || hashes == null) throw new Error(`no run of ${key} to copy`);
+    free();
+    // Attached until the end: SQLite detaches no database within a transaction.
+    if (copied.length === 0) db.run(`ATTACH '${from.file}' AS kept`);
+    for (const table of tables) for (const sql of copyStatements(db, table)) db.run(sql);
+    copied.push(key);
+    if (hashing) runs.set(key, hashes);
   };
   return {
     /** @param {import('./sqlite-steps.d.mts').DatabaseStep} step */
     step(step) {
       if ('reusable' in step) return mark(step.reusable);
-      if (current === null || current.hashes === null) return run(step);
-      current.weight += stepWeight(step);
-      if (current.weight > longest) {
-        current.hashes = null;
-        release();
-      } else {
-        const hash = stepHash(step);
-        const i = current.hashes.push(hash) - 1;
-        if (current.held !== null && current.kept?.[i] === hash) {
-          current.held.push(step);
-          return;
-        }
-        release();
+      if ('copy' in step) return copy(step.copy);
+      if (current !== null && current.hashes !== null) {
+        current.weight += stepWeight(step);
+        if (current.weight > longest) current.hashes = null;
+        else current.hashes.push(step.hash ?? stepHash(step));
       }
       run(step);
     },
