@@ -14,7 +14,10 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-/** True when `stats` are of a regular file of at most `maxBytes`. */
+/**
+ * True when `stats` are of a regular file of at most `maxBytes`.
+ * @param {import('node:fs').Stats} stats @param {number} maxBytes
+ */
 function readable(stats, maxBytes) {
   return stats.isFile() && stats.size <= maxBytes;
 }

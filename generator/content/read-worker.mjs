@@ -26,10 +26,13 @@ const BATCH_BYTES = 1024 * 1024;
 const { dir, files, maxBytes, port } = workerData;
 const control = new Int32Array(workerData.control);
 
-/** The file's facts and bytes, or null for the main thread to read. */
+/**
+ * The file's facts and bytes, or null for the main thread to read.
+ * @param {string} file
+ */
 function readOne(file) {
   const read = readRegular(join(dir, file), maxBytes);
-  if (read.bytes === null) return null;
+  if (read.bytes === null || read.stats === null) return null;
   const s = read.stats;
   const facts = { dev: s.dev, ino: s.ino, mode: s.mode, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
   return { facts, readAt: read.readAt, bytes: read.bytes };

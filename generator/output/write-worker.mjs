@@ -43,11 +43,18 @@ function writeAll({ dir, ring, control: controlBuffer }) {
   const made = new Set();
   let files = 0;
   let bytes = 0;
-  /** [path, sha256, size, inode, mtimeMs] of every file written. */
+  /**
+   * [path, sha256, size, inode, mtimeMs] of every file written.
+   * @type {Array<[string, string, number, number, number]>}
+   */
   const rows = [];
-  /** The first failure: what the main thread rethrows, named by the file it was writing. */
+  /**
+   * The first failure: what the main thread rethrows, named by the file it was writing.
+   * @type {{ code: unknown, syscall: unknown, message: string, path: unknown } | null}
+   */
   let failure = null;
 
+  /** @param {string} path @param {Uint8Array} body */
   function writeOne(path, body) {
     const target = join(dir, path);
     const parent = dirname(target);
@@ -81,18 +88,20 @@ function writeAll({ dir, ring, control: controlBuffer }) {
       continue;
     }
     const at = (consumed >>> 0) % capacity;
-    const pathLength = words[at >> 2];
+    // A record is two lengths, then its path and body (writer.ts): always there once published.
+    const pathLength = /** @type {number} */ (words[at >> 2]);
     if (pathLength === END) break;
     let size;
     if (pathLength === WRAP) size = capacity - at;
     else {
-      const bodyLength = words[(at >> 2) + 1];
+      const bodyLength = /** @type {number} */ (words[(at >> 2) + 1]);
       const path = Buffer.from(ring, at + 8, pathLength).toString('utf8');
       if (failure === null) {
         try {
           writeOne(path, bytes8.subarray(at + 8 + pathLength, at + 8 + pathLength + bodyLength));
-        } catch (err) {
+        } catch (caught) {
           // Named as Node names it (the directory, when making it failed), else by the file.
+          const err = /** @type {NodeJS.ErrnoException | undefined} */ (caught);
           failure = {
             code: err?.code,
             syscall: err?.syscall,
@@ -112,4 +121,6 @@ function writeAll({ dir, ring, control: controlBuffer }) {
 
 // Jobs, one after another: the thread stays until the main thread stops it, so that its 'exit'
 // never overtakes a reply.
-parentPort.on('message', (job) => parentPort.postMessage(writeAll(job)));
+const port = parentPort;
+if (port === null) throw new Error('write-worker.mjs runs as a worker thread');
+port.on('message', (job) => port.postMessage(writeAll(job)));

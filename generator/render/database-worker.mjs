@@ -45,8 +45,11 @@ import { databaseWriter } from './sqlite-steps.mjs';
 
 /** @type {{ gzip: import('node:zlib').ZlibOptions }} */
 const { gzip } = workerData;
-const port = parentPort;
-if (port === null) throw new Error('database-worker.mjs runs as a worker thread');
+/** The main thread's port (this module runs only as a worker thread). */
+const port = (() => {
+  if (parentPort === null) throw new Error('database-worker.mjs runs as a worker thread');
+  return parentPort;
+})();
 
 /**
  * A gzip stream whose output is kept; deflate gives the same bytes however its input is cut.
@@ -112,9 +115,14 @@ let dropping = false;
 const queue = [];
 let waiting = false;
 
-/** Whole buffers are moved to the main thread; a view of a bigger buffer is copied. */
-const movable = (/** @type {Uint8Array} */ bytes) =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : [];
+/**
+ * Whole buffers are moved to the main thread; a view of a bigger buffer is copied.
+ * @param {Uint8Array} bytes @returns {ArrayBuffer[]}
+ */
+const movable = (bytes) =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? [/** @type {ArrayBuffer} */ (bytes.buffer)]
+    : [];
 
 /** @param {ReturnType<typeof begin>} ending */
 async function end({ writer, zips, spared, keep }) {

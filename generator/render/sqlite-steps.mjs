@@ -47,7 +47,7 @@ function bound(row, text, sql) {
   /** @type {Array<import('./sqlite-steps.d.mts').Cell | Uint8Array>} */
   const cells = new Array(row.length);
   for (let i = 0; i < row.length; i++) {
-    const cell = row[i];
+    const cell = /** @type {import('./sqlite-steps.d.mts').Cell} */ (row[i]);
     if (text[i] !== true || cell === null) cells[i] = cell;
     else if (typeof cell !== 'string')
       throw new TypeError(`parameter ${i + 1} of ${sql.slice(0, 60)} is text, given ${typeof cell}`);
