@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
+import { databaseRunsCopied, databaseThread, holdDatabaseThread } from '../generator/render/database-thread.ts';
 import { copyingRuns } from '../generator/render/run-copies.ts';
 import {
   type DatabaseStep,
@@ -140,5 +141,38 @@ describe("the database's runs copied from the last one", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('are told by the thread which database it keeps: a job stopped after its end leaves its own', async () => {
+    const release = holdDatabaseThread();
+    const rows = (n: number): Rows => ({
+      notes: [[1, `note ${n}`, null]],
+      notes_fts: [[1, `note ${n}`, '']],
+      words: [[`w${n}`, n]],
+      tags: [[1, 'a']],
+    });
+    const run = async (made: Rows, copying: boolean) => {
+      const thread = databaseThread({ keep: true });
+      const from = await thread.copyFrom;
+      for (const step of copying ? copyingRuns(steps(made), from) : steps(made)) await thread.step(step);
+      return { thread, from, answer: thread.end() };
+    };
+    try {
+      await (await run(rows(1), false)).answer;
+      // Stopped once the thread has answered (this thread sleeps meanwhile), before the answer is
+      // read here: the thread keeps that job's database, not the first one's.
+      const second = await run(rows(2), false);
+      expect(second.from?.get('words')).toHaveLength(1);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+      second.thread.stop();
+      await expect(second.answer).rejects.toThrow(/stopped/);
+      // The next job is told the stopped one's runs, and copies what is the same as its steps.
+      const third = await run(rows(2), true);
+      const { database } = await third.answer;
+      expect(databaseRunsCopied()).toEqual(['notes', 'notes_fts', 'words', 'tags']);
+      expect(Buffer.from(database).equals(Buffer.from(makeDatabase(SQL, steps(rows(2)))))).toBe(true);
+    } finally {
+      release();
+    }
   });
 });
