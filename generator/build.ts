@@ -18,10 +18,11 @@ import type { OutputFile } from './output/file.ts';
 import { beginRebuild, type Rebuild, type RebuildStats } from './output/rebuild.ts';
 import { beginSite, prepareOutput, type StagedSite } from './output/writer.ts';
 import { basisPieces, parseBasis, patchBasisSteps, type SavedBasis, searchBasisOf } from './render/basis.ts';
-import { type Downloads, downloadFilesInThread } from './render/downloads.ts';
+import { type Downloads, downloadFilesInThread, lastDownloads } from './render/downloads.ts';
 import { patchSite } from './render/patch.ts';
 import { renderFiles } from './render/render-site.ts';
 import { type SiteSearchIndex, searchIndexFilesInSteps } from './render/search-index.ts';
+import { tablesLeft } from './render/tables-left.ts';
 import { checkUnchanged } from './unchanged.ts';
 
 /** Milliseconds of rendering between two turns of the event loop. */
@@ -83,10 +84,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     progress.step(
       `rendering and writing ${model.entries.length} entries, ${model.categories.length} categories, ${model.topics.length} topics to ${options.outDir}`,
     );
-    // The downloads (a SQLite database, gzip'ed NDJSON: about half of the rendering's work) are
-    // made on other threads while this one renders the rest.
-    downloads = downloadFilesInThread(model, { signal: stopDownloads.signal });
-    downloads.catch(() => {});
     // The rendering lets the event loop run every few milliseconds, so that the database's thread
     // is sent its next rows as it asks for them, not all of them once everything else is rendered.
     // The search index too, a document at a time: made in one go (≈0.6 s on the whole diary), it
@@ -108,6 +105,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const records = rebuild?.liveRecords() ?? { sources: null, basis: null };
     const saved: SavedBasis | null = records.basis === null ? null : parseBasis(records.basis);
     records.basis = null;
+    // The downloads (a SQLite database, gzip'ed NDJSON: about half of the rendering's work) are
+    // made on other threads while this one renders the rest: at once, but for a rebuild from a
+    // basis, which first learns whether its edits leave some tables as they were.
+    const signal = stopDownloads.signal;
+    if (saved === null) downloads = downloadFilesInThread(model, { signal });
     const everything = function* () {
       yield* renderFiles(model, undefined, { withoutDownloads: true, withoutSearchIndex: true });
       // The search index changed from the last build's where the records' text changed.
@@ -116,6 +118,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // A rebuild whose edits the watch mode's fast path takes renders only the files they change
     // (render/patch.ts, from the last build's basis); every other file is kept.
     const last = saved === null ? null : await addSteps(patchBasisSteps(state, model, records.sources, saved));
+    if (downloads === undefined) {
+      // The fast path's edits reach known tables: the rest are the last build's (tables-left.ts).
+      const kept = last === null || saved === null ? null : tablesLeft(last.edits, (p) => saved.entry(p));
+      const previous = kept === null ? undefined : lastDownloads(kept, (file) => rebuild?.readLive(file) ?? null);
+      downloads = downloadFilesInThread(model, { signal, last: previous });
+    }
+    downloads.catch(() => {});
     // The files as parsed are the watch mode's, to parse one again and validate; a build is done
     // with them once its model is made and its basis patched (at thirty times the topics, ≈90 MB
     // of wrappers, problems and signatures held through the rendering).

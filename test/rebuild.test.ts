@@ -7,11 +7,21 @@
 // Every output is compared with a cold build of the same content, made once per content
 // (ColdBuilds). Random sequences of edits of every kind: test/edit-sequences.test.ts.
 
-import { appendFileSync, lstatSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  lstatSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { BuildReport } from '../generator/build.ts';
 import { ContentError } from '../generator/content/problems.ts';
+import { databaseRunsCopied } from '../generator/render/database-thread.ts';
 import { startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { ColdBuilds, type ColdReference, differing, identities } from './helpers/edit-sequences.ts';
@@ -62,6 +72,35 @@ describe('a rebuild over the output of an earlier build', () => {
     await run(content, out);
     // One step of each kind: every step in test/heavy/rebuild-steps.test.ts.
     await checkRebuildSteps(content, out, colds, EVERYDAY_STEPS);
+  });
+
+  it("copies from the last build's downloads the tables an edit leaves, and is still the cold build's bytes", async () => {
+    const content = writeContent(rebuildSite());
+    const out = join(tempDir('pepys-rebuild-'), 'public');
+    await run(content, out);
+    // A topic's tooltip: its two tables (and only they) made again, the entries' copied.
+    const topic = join(content, 'topics/1.yaml');
+    writeFileSync(topic, readFileSync(topic, 'utf8').replace('The diarist himself', 'The diarist, himself'));
+    await run(content, out);
+    expect(databaseRunsCopied()).toEqual(['entries', 'entries_fts', 'categories', 'entry_topics', 'topic_categories']);
+    expect(await notCold(content, out)).toEqual([]);
+    // An entry's text: the entries' tables made again, the rest copied.
+    editText(content, 'entries/1660/1660-01-02.html', 'Plague.');
+    await run(content, out);
+    expect(databaseRunsCopied()).toEqual(['categories', 'topics', 'topics_fts', 'entry_topics', 'topic_categories']);
+    expect(await notCold(content, out)).toEqual([]);
+    // An entry's topics: the mentions and the topics' details (their entries) made again too.
+    const entry = join(content, 'entries/1660/1660-01-05.html');
+    writeFileSync(entry, readFileSync(entry, 'utf8').replace(/^topics: \[/m, 'topics: [1, '));
+    await run(content, out);
+    expect(databaseRunsCopied()).toEqual(['categories', 'topics_fts', 'topic_categories']);
+    expect(await notCold(content, out)).toEqual([]);
+    // The live database changed in place: not its manifest's bytes, so nothing is copied from it.
+    appendFileSync(join(realpathSync(out), 'api/v1/downloads/diary.sqlite'), 'x');
+    editText(content, 'entries/1660/1660-01-02.html', 'Again.');
+    await run(content, out);
+    expect(databaseRunsCopied()).toEqual([]);
+    expect(await notCold(content, out)).toEqual([]);
   });
 
   it('with --full, writes a whole new tree even when nothing changed', async () => {

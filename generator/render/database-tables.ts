@@ -64,6 +64,16 @@ CREATE VIRTUAL TABLE entries_fts USING fts4 (content="", title, text, notes, tok
 CREATE VIRTUAL TABLE topics_fts USING fts4 (content="", title, text, notes, tokenize=porter);
 `;
 
+/** The tables of SCHEMA that rows are inserted into, each a run of steps (inPieces). */
+export type Table =
+  | 'entries'
+  | 'entries_fts'
+  | 'categories'
+  | 'topics'
+  | 'topics_fts'
+  | 'entry_topics'
+  | 'topic_categories';
+
 /** The columns of `table` that SCHEMA declares TEXT. */
 function textColumns(table: string): Set<string> {
   const definition = SCHEMA.match(new RegExp(`CREATE TABLE ${table} \\(([^;]*)\\)[^;]*;`))?.[1];

@@ -141,6 +141,8 @@ export interface DatabaseJob {
    * job with `keep` to copy from (database-worker.mjs).
    */
   keep?: boolean;
+  /** The last build's database, which `{ copy }` steps copy from instead (a rebuild's); moved to the thread. */
+  last?: Uint8Array;
 }
 
 /** The thread, for a job made as `job` says. */
@@ -150,13 +152,19 @@ export function databaseThread({
   backlog = GZIP_BACKLOG,
   room = 0,
   keep = false,
+  last,
 }: DatabaseJob = {}): DatabaseThread {
   const thread = threads.take();
   const { worker } = thread;
   const answersOfStopped = stoppedJobsOf(worker);
   // Set when the job is stopped: the thread then drops what it has of the job (database-worker.mjs).
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
-  worker.postMessage({ begin: { streams, backlog, room, keep, stop: stopFlag.buffer } });
+  // The last database's bytes are moved, not copied (when the whole of their buffer).
+  const whole = last !== undefined && last.byteOffset === 0 && last.byteLength === last.buffer.byteLength;
+  worker.postMessage(
+    { begin: { streams, backlog, room, keep, last, stop: stopFlag.buffer } },
+    whole ? [last.buffer as ArrayBuffer] : [],
+  );
   let from: ((runs: RunHashes | undefined) => void) | undefined;
   const copyFrom = new Promise<RunHashes | undefined>((resolve) => {
     from = resolve;

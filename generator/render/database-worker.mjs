@@ -7,7 +7,7 @@
 // thread, rendering the search index in one go (≈0.6 s on the whole diary), held back the pieces
 // and, through them, the database's next rows.
 //
-// Messages, run in order: `{ begin: { streams, backlog, room, stop, keep } }`, a new job (a new
+// Messages, run in order: `{ begin: { streams, backlog, room, stop, keep, last } }`, a new job (a new
 // database, and `streams` gzip streams), answered with `{ from }`, the hashes of the runs of the
 // database it may copy from (null: none); a step of the database; `{ stream, bytes }`, NDJSON for a
 // gzip stream; null, the job's end. Each but `begin` is answered with null once done with (a piece
@@ -33,14 +33,16 @@
 // leaves its database open once made, until the next job's end: that one copies from it the runs
 // it is told to copy (`{ copy }`, in place of a run whose steps hash the same: run-copies.ts, on
 // the main thread, which the job's first answer tells the kept runs' hashes). A stopped job's
-// database is dropped; the one kept stays. A job without `keep` closes it.
+// database is dropped; the one kept stays. A job without `keep` closes it. A job given `last` (a
+// rebuild: the last build's database, read back) copies from that one the tables it is told to,
+// and closes it at its end.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import initSqlJs from 'sql.js';
-import { databaseWriter } from './sqlite-steps.mjs';
+import { databaseWriter, openedDatabase } from './sqlite-steps.mjs';
 
-/** @typedef {{ streams: number, backlog: number, room: number, stop: SharedArrayBuffer, keep: boolean }} Job */
+/** @typedef {{ streams: number, backlog: number, room: number, stop: SharedArrayBuffer, keep: boolean, last?: Uint8Array }} Job */
 /** @typedef {import('./sqlite-steps.d.mts').DatabaseStep | { stream: number, bytes: Uint8Array } | { begin: Job } | { spare: number } | { stopped: true } | null} Message */
 
 /** @type {{ gzip: import('node:zlib').ZlibOptions }} */
@@ -79,7 +81,7 @@ let kept;
  * A job's database and gzip streams, new; the database the spare, if it fits.
  * @param {Job} job
  */
-function begin({ streams, backlog, room, stop, keep }) {
+function begin({ streams, backlog, room, stop, keep, last }) {
   const fits = spare !== undefined && spare.room >= room && spare.room <= 2 * room;
   if (!fits) spare?.writer.abandon();
   const writer = fits && spare !== undefined ? spare.writer : databaseWriter(SQL, room);
@@ -89,18 +91,21 @@ function begin({ streams, backlog, room, stop, keep }) {
     kept?.close();
     kept = undefined;
   }
+  const opened = last === undefined ? undefined : openedDatabase(SQL, last);
+  if (opened !== undefined) writer.copyFrom(opened);
   // What the job may copy from, before its steps (run-copies.ts decides which runs are copied).
   port.postMessage({ from: keep && kept !== undefined ? [...kept.runs] : null });
   const zips = Array.from({ length: streams }, gzipStream);
-  return { writer, zips, backlog, spared: fits, keep, stop: new Int32Array(stop) };
+  return { writer, zips, backlog, spared: fits, keep, opened, stop: new Int32Array(stop) };
 }
 
 /**
  * Drops a stopped job: its database closed, its streams destroyed (their output never read).
  * @param {ReturnType<typeof begin>} stopped
  */
-function drop({ writer, zips }) {
+function drop({ writer, zips, opened }) {
   writer.abandon();
+  opened?.close();
   for (const { zip, done } of zips) {
     done.catch(() => {});
     zip.destroy();
@@ -125,7 +130,7 @@ const movable = (bytes) =>
     : [];
 
 /** @param {ReturnType<typeof begin>} ending */
-async function end({ writer, zips, spared, keep }) {
+async function end({ writer, zips, spared, keep, opened }) {
   const copied = [...writer.copied];
   let database;
   if (keep) {
@@ -134,6 +139,7 @@ async function end({ writer, zips, spared, keep }) {
     kept = made.kept;
     database = made.bytes;
   } else database = writer.end();
+  opened?.close();
   for (const { zip } of zips) zip.end();
   const gzipped = await Promise.all(zips.map((z) => z.done));
   port.postMessage({ database, gzipped, spared, copied }, [database, ...gzipped].flatMap(movable));

@@ -24,6 +24,7 @@ import {
   insertRows,
   SCHEMA,
   searchedText,
+  type Table,
   TOPIC_COLUMNS,
 } from './database-tables.ts';
 import { databaseThread, GZIP, GZIP_PIECE } from './database-thread.ts';
@@ -119,55 +120,79 @@ function made<K, D>(
  * asked for, each record's detail made with its row and its NDJSON line given to `line`), then its
  * compaction. The same statements in the same order however they are pieced: the same bytes.
  * Given a memo, the entries' and topics' details and lines made of the same are taken from it.
+ * The tables of `kept` are copied from the last database instead (a rebuild's edits left their
+ * rows as they were: lastDownloads), their rows and their collection's lines never made.
  */
-function* databaseSteps(model: Model, line: LineOf, memo?: RenderMemo): Generator<DatabaseStep> {
+function* databaseSteps(
+  model: Model,
+  line: LineOf,
+  memo?: RenderMemo,
+  kept?: ReadonlySet<Table>,
+): Generator<DatabaseStep> {
   const o: Origins = originsOf(model);
   const { entries, categories, topics } = model;
   memo?.begin([o.apiOrigin, o.siteOrigin, o.webURLs]);
+  /** A table's run of steps, or the copy of its rows from the last database. */
+  const table = (name: Table, steps: () => Iterable<DatabaseStep>): Iterable<DatabaseStep> =>
+    kept?.has(name) === true ? [{ copy: [name] }] : steps();
   // Temporary tables (VACUUM's copy) in SQLite's memory, not in files of the emulated file system,
   // which grow by copying: the same database, made faster and in less memory.
   yield { sql: 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;' };
   yield { sql: SCHEMA };
   yield { sql: 'BEGIN' };
-  yield* insertRecords('entries', ENTRY_COLUMNS, entries.length, (i) => {
-    const e = entries[i] as Entry;
-    const m = made(memo, 'entries', e.date, e, [], () => entryDetail(o, e));
-    line('entries', m.line);
-    return m.detail;
-  });
+  yield* table('entries', () =>
+    insertRecords('entries', ENTRY_COLUMNS, entries.length, (i) => {
+      const e = entries[i] as Entry;
+      const m = made(memo, 'entries', e.date, e, [], () => entryDetail(o, e));
+      line('entries', m.line);
+      return m.detail;
+    }),
+  );
   // The searched fields of a record are its detail's, and the detail's are the model's (entryFields).
-  yield* searchedText('entries_fts', entries.length, (i) => {
-    const e = entries[i] as Entry;
-    return [i + 1, ...memoized(memo, 'entries_fts', e.date, e, [], () => entryFields(e))];
-  });
+  yield* table('entries_fts', () =>
+    searchedText('entries_fts', entries.length, (i) => {
+      const e = entries[i] as Entry;
+      return [i + 1, ...memoized(memo, 'entries_fts', e.date, e, [], () => entryFields(e))];
+    }),
+  );
   // A category's links to its ancestors become its parent's slug (PARENT).
   const parents = { column: 'parent', values: categories.map((c) => c.parent) };
-  yield* insertRecords(
-    'categories',
-    CATEGORY_COLUMNS,
-    categories.length,
-    (i) => {
-      const d = categoryDetail(o, model, categories[i] as Category);
-      line('categories', ndjsonLine(d));
-      return d;
-    },
-    parents,
+  yield* table('categories', () =>
+    insertRecords(
+      'categories',
+      CATEGORY_COLUMNS,
+      categories.length,
+      (i) => {
+        const d = categoryDetail(o, model, categories[i] as Category);
+        line('categories', ndjsonLine(d));
+        return d;
+      },
+      parents,
+    ),
   );
-  yield* insertRecords('topics', TOPIC_COLUMNS, topics.length, (i) => {
-    const t = topics[i] as Topic;
-    // A topic's detail lists the entries that mention it.
-    const m = made(memo, 'topics', t.id, t, [model.topicEntries.get(t.id)], () => topicDetail(o, model, t));
-    line('topics', m.line);
-    return m.detail;
+  yield* table('topics', () =>
+    insertRecords('topics', TOPIC_COLUMNS, topics.length, (i) => {
+      const t = topics[i] as Topic;
+      // A topic's detail lists the entries that mention it.
+      const m = made(memo, 'topics', t.id, t, [model.topicEntries.get(t.id)], () => topicDetail(o, model, t));
+      line('topics', m.line);
+      return m.detail;
+    }),
+  );
+  yield* table('topics_fts', () =>
+    searchedText('topics_fts', topics.length, (i) => {
+      const t = topics[i] as Topic;
+      return [t.id, ...memoized(memo, 'topics_fts', t.id, t, [], () => topicFields(t))];
+    }),
+  );
+  yield* table('entry_topics', () => {
+    const mentions = entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
+    return insertRows('entry_topics', ['entry', 'topic'], mentions);
   });
-  yield* searchedText('topics_fts', topics.length, (i) => {
-    const t = topics[i] as Topic;
-    return [t.id, ...memoized(memo, 'topics_fts', t.id, t, [], () => topicFields(t))];
+  yield* table('topic_categories', () => {
+    const filed = topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
+    return insertRows('topic_categories', ['topic', 'category'], filed);
   });
-  const mentions = entries.flatMap((e) => e.topicIds.map((id): Cell[] => [e.date, id]));
-  yield* insertRows('entry_topics', ['entry', 'topic'], mentions);
-  const filed = topics.flatMap((t) => t.categorySlugs.map((slug): Cell[] => [t.id, slug]));
-  yield* insertRows('topic_categories', ['topic', 'category'], filed);
   yield { sql: 'COMMIT' };
   // Each full-text index as one b-tree segment: smaller, and faster to search.
   yield { sql: "INSERT INTO entries_fts (entries_fts) VALUES ('optimize')" };
@@ -225,7 +250,7 @@ function downloadBodies(model: Model, memo?: RenderMemo): Map<string, Uint8Array
  */
 async function downloadBodiesInThread(
   model: Model,
-  { signal, pace, memo }: InThread,
+  { signal, pace, memo, last }: InThread,
 ): Promise<Map<string, Uint8Array>> {
   const stopped = () => {
     if (signal?.aborted === true) throw signal.reason;
@@ -233,7 +258,7 @@ async function downloadBodiesInThread(
   stopped();
   // A memo means downloads made again (the watch mode): the database is kept for the next job.
   const keep = memo !== undefined;
-  const thread = databaseThread({ streams: COLLECTIONS.length, room: databaseRoom(model), keep });
+  const thread = databaseThread({ streams: COLLECTIONS.length, room: databaseRoom(model), keep, last: last?.database });
   // Each collection's lines not yet sent, and their bytes.
   const waiting = COLLECTIONS.map(() => ({ lines: [] as Buffer[], bytes: 0 }));
   const send = async (stream: number, least: number) => {
@@ -254,7 +279,7 @@ async function downloadBodiesInThread(
   try {
     // The runs that are the same as the database copied from's are copied, not sent (run-copies.ts).
     const from = await thread.copyFrom;
-    for (const step of copyingRuns(databaseSteps(model, line, memo), from)) {
+    for (const step of copyingRuns(databaseSteps(model, line, memo, last?.kept), from)) {
       await thread.step(step);
       for (let i = 0; i < COLLECTIONS.length; i++) await send(i, GZIP_PIECE);
       if (pace !== undefined) await pace();
@@ -268,7 +293,8 @@ async function downloadBodiesInThread(
     try {
       const { database, gzipped } = await made;
       stopped();
-      const ndjson = gzipped.map((fresh, i) => reused[i] ?? fresh);
+      // A kept table's collection sent no lines: its NDJSON is the last build's.
+      const ndjson = gzipped.map((fresh, i) => reused[i] ?? last?.ndjson.get(COLLECTIONS[i] as Collection) ?? fresh);
       zips.keep(ndjson);
       return bodiesByName(ndjson, database);
     } finally {
@@ -341,6 +367,39 @@ export interface InThread {
   pace?: () => Promise<void>;
   /** The records' details and lines made last time (databaseSteps). */
   memo?: RenderMemo;
+  /** What a rebuild keeps of the last build's downloads (lastDownloads). */
+  last?: LastDownloads;
+}
+
+/** What a rebuild keeps of the last build's downloads: the tables its edits left, and their files. */
+export interface LastDownloads {
+  /** The last build's database, which the kept tables are copied from. */
+  database: Uint8Array;
+  kept: ReadonlySet<Table>;
+  /** The last build's gzip'ed NDJSON of each collection whose table is kept. */
+  ndjson: ReadonlyMap<Collection, Uint8Array>;
+}
+
+/**
+ * The last build's downloads, for a rebuild whose edits left the tables `kept` as they were (their
+ * rows, and their collections' lines, are those of the same details: tables-left.ts), each file
+ * read by `read` (the live tree's, as its manifest says: null when it does not hold). A
+ * collection's table is kept only with its NDJSON; undefined when nothing is kept.
+ */
+export function lastDownloads(
+  kept: ReadonlySet<Table>,
+  read: (file: string) => Uint8Array | null,
+): LastDownloads | undefined {
+  const tables = new Set(kept);
+  const ndjson = new Map<Collection, Uint8Array>();
+  for (const c of COLLECTIONS) {
+    if (!tables.has(c)) continue;
+    const bytes = read(downloadFile(`${c}.ndjson.gz`));
+    if (bytes === null) tables.delete(c);
+    else ndjson.set(c, bytes);
+  }
+  const database = tables.size === 0 ? null : read(downloadFile('diary.sqlite'));
+  return database === null ? undefined : { database, kept: tables, ndjson };
 }
 
 /**

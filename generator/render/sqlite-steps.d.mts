@@ -45,6 +45,8 @@ export interface DatabaseWriter {
    * one that `kept` did not hash.
    */
   reuse(kept: KeptDatabase | undefined, most?: number): void;
+  /** Copies from `kept` the runs it is told to copy (`{ copy }`), hashing nothing. */
+  copyFrom(kept: KeptDatabase): void;
   /** The runs copied from a kept database so far, by their tables (joined by a space). */
   readonly copied: readonly string[];
   end(): Uint8Array;
@@ -67,6 +69,9 @@ export function roomyDatabase(pages: number): Uint8Array;
 
 /** Given `bytes`, the database's file has room for about that many bytes at once. */
 export function databaseWriter(SQL: SqlJsStatic, bytes?: number): DatabaseWriter;
+
+/** A database's bytes (the last build's, read back) opened for a writer to copy tables from; its runs not known. */
+export function openedDatabase(SQL: SqlJsStatic, bytes: Uint8Array): KeptDatabase;
 
 /** A new in-memory database, each step run on it in order; its bytes. */
 export function makeDatabase(SQL: SqlJsStatic, steps: Iterable<DatabaseStep>, bytes?: number): Uint8Array;

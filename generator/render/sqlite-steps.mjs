@@ -250,8 +250,8 @@ export function databaseWriter(SQL, bytes = 0) {
   const copy = (tables) => {
     if (current !== null) throw new Error('a run of steps was copied within another');
     const key = tables.join(' ');
-    const hashes = from?.runs.get(key);
-    if (from === undefined || hashes == null) throw new Error(`no run of ${key} to copy`);
+    const hashes = from?.runs.get(key) ?? null;
+    if (from === undefined || (hashing && hashes === null)) throw new Error(`no run of ${key} to copy`);
     free();
     // Attached until the end: SQLite detaches no database within a transaction.
     if (copied.length === 0) db.run(`ATTACH '${from.file}' AS kept`);
@@ -270,6 +270,10 @@ export function databaseWriter(SQL, bytes = 0) {
         else current.hashes.push(step.hash ?? stepHash(step));
       }
       run(step);
+    },
+    /** @param {import('./sqlite-steps.d.mts').KeptDatabase} kept */
+    copyFrom(kept) {
+      from = kept;
     },
     /** @param {import('./sqlite-steps.d.mts').KeptDatabase | undefined} kept @param {number} [most] */
     reuse(kept, most = HELD_AT_MOST) {
@@ -303,6 +307,18 @@ export function databaseWriter(SQL, bytes = 0) {
       db.close();
     },
   };
+}
+
+/**
+ * A database's bytes (the last build's, read back) opened for a writer to copy tables from
+ * (`copyFrom`); its runs are not known.
+ * @param {import('sql.js').SqlJsStatic} SQL @param {Uint8Array} bytes
+ * @returns {import('./sqlite-steps.d.mts').KeptDatabase}
+ */
+export function openedDatabase(SQL, bytes) {
+  const db = new SQL.Database(bytes);
+  const file = /** @type {{ filename: string }} */ (/** @type {unknown} */ (db)).filename;
+  return { file, runs: new Map(), close: () => db.close() };
 }
 
 /**

@@ -173,6 +173,19 @@ const OPS: readonly Op[] = [
     },
   },
   {
+    // The fast path's reach beyond the edited file: the topics it stops or starts mentioning.
+    name: "an entry's topics",
+    breaks: true,
+    apply: (dir, rand) => {
+      const f = pick(rand, contentFiles(dir, 'entries', '.html'));
+      if (f === undefined) return;
+      const ids = [...new Set([1 + rand(6), 1 + rand(6)])].sort((a, b) => a - b);
+      const line = rand(4) === 0 ? '' : `topics: [${ids.join(', ')}]\n`;
+      const text = readFileSync(join(dir, f), 'utf8').replace(/^topics: .*\n/m, '');
+      writeFileSync(join(dir, f), text.replace(/^(date: .*\n)/m, `$1${line}`));
+    },
+  },
+  {
     name: 'create an entry',
     breaks: true,
     apply: (dir, rand) => {
