@@ -8,14 +8,13 @@
 // cold build's, patched or not. (The generations share files by hard links: a byte changed in
 // the live tree is changed in the other one too.)
 
-import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, realpathSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { type BuildReport, build } from '../generator/build.ts';
 import { activeSlot, otherSlot, slotDir } from '../generator/output/generations.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
-import { readTreeBytes } from './helpers/files.ts';
+import { readTreeBytes, rot } from './helpers/files.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { tempDir } from './helpers/temp.ts';
 
@@ -37,21 +36,6 @@ async function cold(contentDir: string): Promise<Map<string, Buffer>> {
 function editEntry(content: string, file: string, text: string): void {
   const path = join(content, file);
   writeFileSync(path, readFileSync(path, 'utf8').replace('<p>', `<p>${text} `));
-}
-
-/** Changes one byte of `path` in place (same inode), its size and modification time kept. */
-function rot(path: string): void {
-  const s = statSync(path, { bigint: true });
-  const bytes = readFileSync(path);
-  const at = Math.floor(bytes.length / 2);
-  const fd = openSync(path, 'r+');
-  writeSync(fd, Buffer.from([(bytes[at] as number) ^ 0x20]), 0, 1, at);
-  closeSync(fd);
-  // To the nanosecond, as the disk holds it (utimes takes seconds as a double: microseconds).
-  const ns = s.mtimeNs % 1_000_000_000n;
-  execFileSync('touch', ['-m', '-d', `@${s.mtimeNs / 1_000_000_000n}.${String(ns).padStart(9, '0')}`, path]);
-  const now = statSync(path, { bigint: true });
-  expect([now.ino, now.size, now.mtimeNs]).toEqual([s.ino, s.size, s.mtimeNs]);
 }
 
 /** An output after two builds: the layout, both generations sharing their unchanged files. */

@@ -25,7 +25,7 @@ import { databaseRunsCopied } from '../generator/render/database-thread.ts';
 import { startCli } from './helpers/cli.ts';
 import { entryFile, smallSite, writeContent } from './helpers/content.ts';
 import { ColdBuilds, type ColdReference, differing, identities } from './helpers/edit-sequences.ts';
-import { packPath, readTreeBytes } from './helpers/files.ts';
+import { packPath, readTreeBytes, rot } from './helpers/files.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { checkRebuildSteps, EVERYDAY_STEPS, editText, rebuildSite, rebuildOf as run } from './helpers/rebuild-steps.ts';
 import { tempDir } from './helpers/temp.ts';
@@ -95,8 +95,15 @@ describe('a rebuild over the output of an earlier build', () => {
     await run(content, out);
     expect(databaseRunsCopied()).toEqual(['categories', 'topics_fts', 'topic_categories']);
     expect(await notCold(content, out)).toEqual([]);
-    // The live database changed in place: not its manifest's bytes, so nothing is copied from it.
-    appendFileSync(join(realpathSync(out), 'api/v1/downloads/diary.sqlite'), 'x');
+    // A byte of the live topics' NDJSON changed in place (its size and time kept): not its
+    // manifest's hash, so their table is made again with it.
+    rot(join(realpathSync(out), 'api/v1/downloads/topics.ndjson.gz'));
+    editText(content, 'entries/1660/1660-01-02.html', 'Once more.');
+    await run(content, out);
+    expect(databaseRunsCopied()).toEqual(['categories', 'topics_fts', 'entry_topics', 'topic_categories']);
+    expect(await notCold(content, out)).toEqual([]);
+    // The same of the live database: nothing is copied from it.
+    rot(join(realpathSync(out), 'api/v1/downloads/diary.sqlite'));
     editText(content, 'entries/1660/1660-01-02.html', 'Again.');
     await run(content, out);
     expect(databaseRunsCopied()).toEqual([]);

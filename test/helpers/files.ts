@@ -1,7 +1,8 @@
 // File trees in tests.
 
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { detailFile, SITE_INDEX_FILE } from '../../generator/core/files.ts';
 import { recordPackFile, unpack, unpacking } from '../../generator/core/packs.ts';
@@ -12,6 +13,25 @@ import type { Downloads } from '../../generator/render/downloads.ts';
 import type { Known } from '../edge/requests.ts';
 
 const BINARY = /\.(gz|sqlite)$/;
+
+/**
+ * Changes one byte of `path` in place (same inode), its size and modification time kept: damage
+ * that the tree's check (sizes and times) cannot see, only a hash.
+ */
+export function rot(path: string): void {
+  const s = statSync(path, { bigint: true });
+  const bytes = readFileSync(path);
+  const at = Math.floor(bytes.length / 2);
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.from([(bytes[at] as number) ^ 0x20]), 0, 1, at);
+  closeSync(fd);
+  // To the nanosecond, as the disk holds it (utimes takes seconds as a double: microseconds).
+  const ns = s.mtimeNs % 1_000_000_000n;
+  execFileSync('touch', ['-m', '-d', `@${s.mtimeNs / 1_000_000_000n}.${String(ns).padStart(9, '0')}`, path]);
+  const now = statSync(path, { bigint: true });
+  if (now.ino !== s.ino || now.size !== s.size || now.mtimeNs !== s.mtimeNs)
+    throw new Error(`${path}: not damaged in place (its inode, size or time moved)`);
+}
 
 /**
  * A file's body as a string to compare: text as UTF-8 (a search shard is made as bytes), the
