@@ -105,11 +105,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const records = rebuild?.liveRecords() ?? { sources: null, basis: null };
     const saved: SavedBasis | null = records.basis === null ? null : parseBasis(records.basis);
     records.basis = null;
-    // The downloads (a SQLite database, gzip'ed NDJSON: about half of the rendering's work) are
-    // made on other threads while this one renders the rest: at once, but for a rebuild from a
-    // basis, which first learns whether its edits leave some tables as they were.
-    const signal = stopDownloads.signal;
-    if (saved === null) downloads = downloadFilesInThread(model, { signal });
     const everything = function* () {
       yield* renderFiles(model, undefined, { withoutDownloads: true, withoutSearchIndex: true });
       // The search index changed from the last build's where the records' text changed.
@@ -118,12 +113,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // A rebuild whose edits the watch mode's fast path takes renders only the files they change
     // (render/patch.ts, from the last build's basis); every other file is kept.
     const last = saved === null ? null : await addSteps(patchBasisSteps(state, model, records.sources, saved));
-    if (downloads === undefined) {
-      // The fast path's edits reach known tables: the rest are the last build's (tables-left.ts).
-      const kept = last === null || saved === null ? null : tablesLeft(last.edits, (p) => saved.entry(p));
-      const previous = kept === null ? undefined : lastDownloads(kept, (file) => rebuild?.readLive(file) ?? null);
-      downloads = downloadFilesInThread(model, { signal, last: previous });
-    }
+    // The downloads (a SQLite database, gzip'ed NDJSON: about half of the rendering's work) are
+    // made on other threads while this one renders the rest. The fast path's edits reach known
+    // tables: the others are the last build's (tables-left.ts).
+    const kept = last === null || saved === null ? null : tablesLeft(last.edits, (p) => saved.entry(p));
+    downloads = downloadFilesInThread(model, {
+      signal: stopDownloads.signal,
+      last: kept === null ? undefined : lastDownloads(kept, (file) => rebuild?.readLive(file) ?? null),
+    });
     downloads.catch(() => {});
     // The files as parsed are the watch mode's, to parse one again and validate; a build is done
     // with them once its model is made and its basis patched (at thirty times the topics, ≈90 MB

@@ -126,6 +126,15 @@ function stoppedJobsOf(worker: Worker): { pending: number } {
   return jobs;
 }
 
+/**
+ * What a message moves to the thread rather than copies: `bytes`' buffer when they are the whole
+ * of it (a view of a shared one, as Node's pool of small buffers, is copied).
+ */
+const moved = (bytes: Uint8Array | undefined): ArrayBuffer[] =>
+  bytes !== undefined && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? [bytes.buffer as ArrayBuffer]
+    : [];
+
 /** How a job of the database's thread is made (databaseThread). */
 export interface DatabaseJob {
   /** What the steps in flight may weigh (WEIGHT_IN_FLIGHT). */
@@ -159,16 +168,14 @@ export function databaseThread({
   const answersOfStopped = stoppedJobsOf(worker);
   // Set when the job is stopped: the thread then drops what it has of the job (database-worker.mjs).
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
-  // The last database's bytes are moved, not copied (when the whole of their buffer).
-  const whole = last !== undefined && last.byteOffset === 0 && last.byteLength === last.buffer.byteLength;
-  worker.postMessage(
-    { begin: { streams, backlog, room, keep, last, stop: stopFlag.buffer } },
-    whole ? [last.buffer as ArrayBuffer] : [],
-  );
+  worker.postMessage({ begin: { streams, backlog, room, keep, last, stop: stopFlag.buffer } }, moved(last));
   let from: ((runs: RunHashes | undefined) => void) | undefined;
-  const copyFrom = new Promise<RunHashes | undefined>((resolve) => {
-    from = resolve;
-  });
+  // Only a job with `keep` may copy runs (from the database the thread keeps): only it is answered.
+  const copyFrom = keep
+    ? new Promise<RunHashes | undefined>((resolve) => {
+        from = resolve;
+      })
+    : Promise.resolve(undefined);
   let ended = false;
   let stopping = false;
   // A session holds the thread for its next job: that job's database is made now, ahead.
@@ -225,9 +232,7 @@ export function databaseThread({
     if (failure !== undefined) throw failure;
     if ('bytes' in message) {
       const { bytes } = message;
-      // A buffer of its own is moved; a view of a shared one (Node's pool of small buffers) is copied.
-      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      worker.postMessage(message, whole ? [bytes.buffer as ArrayBuffer] : []);
+      worker.postMessage(message, moved(bytes));
     } else worker.postMessage(message);
     inFlight.push(messageWeight);
     weight += messageWeight;

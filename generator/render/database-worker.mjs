@@ -8,8 +8,8 @@
 // and, through them, the database's next rows.
 //
 // Messages, run in order: `{ begin: { streams, backlog, room, stop, keep, last } }`, a new job (a new
-// database, and `streams` gzip streams), answered with `{ from }`, the hashes of the runs of the
-// database it may copy from (null: none); a step of the database; `{ stream, bytes }`, NDJSON for a
+// database, and `streams` gzip streams), answered (with `keep` only) with `{ from }`, the hashes of
+// the runs of the database it may copy from (null: none); a step of the database; `{ stream, bytes }`, NDJSON for a
 // gzip stream; null, the job's end. Each but `begin` is answered with null once done with (a piece
 // of NDJSON: once its stream's backlog is small), so that the main thread keeps only a few ahead;
 // at the end, the database's bytes and each stream's gzip, moved rather than copied. The thread
@@ -93,8 +93,8 @@ function begin({ streams, backlog, room, stop, keep, last }) {
   }
   const opened = last === undefined ? undefined : openedDatabase(SQL, last);
   if (opened !== undefined) writer.copyFrom(opened);
-  // What the job may copy from, before its steps (run-copies.ts decides which runs are copied).
-  port.postMessage({ from: keep && kept !== undefined ? [...kept.runs] : null });
+  // What a job with `keep` may copy from, before its steps (run-copies.ts decides which runs).
+  if (keep) port.postMessage({ from: kept === undefined ? null : [...kept.runs] });
   const zips = Array.from({ length: streams }, gzipStream);
   return { writer, zips, backlog, spared: fits, keep, opened, stop: new Int32Array(stop) };
 }

@@ -156,7 +156,6 @@ function* databaseSteps(
     }),
   );
   // A category's links to its ancestors become its parent's slug (PARENT).
-  const parents = { column: 'parent', values: categories.map((c) => c.parent) };
   yield* table('categories', () =>
     insertRecords(
       'categories',
@@ -167,7 +166,7 @@ function* databaseSteps(
         line('categories', ndjsonLine(d));
         return d;
       },
-      parents,
+      { column: 'parent', values: categories.map((c) => c.parent) },
     ),
   );
   yield* table('topics', () =>

@@ -183,6 +183,13 @@ function copyStatements(db, table) {
 }
 
 /**
+ * The name of `db`'s file in sql.js's file system (not in its types), for another database to
+ * attach it.
+ * @param {import('sql.js').Database} db @returns {string}
+ */
+const fileOf = (db) => /** @type {{ filename: string }} */ (/** @type {unknown} */ (db)).filename;
+
+/**
  * A new in-memory database that steps are run on one after another (`step`), then made bytes
  * (`end`, or `endKept`, which leaves it open for the next writer to copy runs from) or dropped
  * (`abandon`). A statement with rows is prepared once and kept for the steps that follow with the
@@ -298,9 +305,7 @@ export function databaseWriter(SQL, bytes = 0) {
       free();
       detach();
       const bytes = db.export();
-      // sql.js keeps a database's file in its file system, under a name of its own.
-      const file = /** @type {{ filename: string }} */ (/** @type {unknown} */ (db)).filename;
-      return { bytes, kept: { file, runs, close: () => db.close() } };
+      return { bytes, kept: { file: fileOf(db), runs, close: () => db.close() } };
     },
     abandon() {
       free();
@@ -317,8 +322,7 @@ export function databaseWriter(SQL, bytes = 0) {
  */
 export function openedDatabase(SQL, bytes) {
   const db = new SQL.Database(bytes);
-  const file = /** @type {{ filename: string }} */ (/** @type {unknown} */ (db)).filename;
-  return { file, runs: new Map(), close: () => db.close() };
+  return { file: fileOf(db), runs: new Map(), close: () => db.close() };
 }
 
 /**
