@@ -69,7 +69,7 @@ describe('TwinTrees', () => {
 
   it('renames what it wrote ahead into the tree going live, and links it into the other at its catch-up', async () => {
     const out = join(tempDir('pepys-twins-'), 'public');
-    const twins = TwinTrees.write(out, 'a', site(bytes(100_000, 1)), () => {}, null);
+    const twins = await TwinTrees.write(out, 'a', site(bytes(100_000, 1)), () => {}, null);
     const next = bytes(3_000_000, 2);
     const ahead = await twins.writeAhead([{ path: DATABASE, body: next }], () => true);
     expect([...ahead.keys()]).toEqual([DATABASE]);
@@ -89,9 +89,39 @@ describe('TwinTrees', () => {
     twins.close();
   });
 
+  it('makes the tree not live of hard links to the one it wrote, which a write into either leaves as it was', async () => {
+    const out = join(tempDir('pepys-twins-'), 'public');
+    const page = (n: number): OutputFile => ({ path: 'api/v1/index.json', body: `{"n":${n}}` });
+    // The files given later (the downloads) are written after the others, into the same tree.
+    const later = Promise.resolve([{ path: DATABASE, body: bytes(1000, 7) }]);
+    const twins = await TwinTrees.write(out, 'a', [page(1)], () => {}, null, later);
+    const first = realpathSync(out);
+    const other = slotDir(out, otherSlot(twins.liveSlot));
+    for (const path of [page(1).path, DATABASE])
+      expect(lstatSync(join(other, path)).ino).toBe(lstatSync(join(first, path)).ino);
+    expect(readFileSync(join(first, DATABASE)).equals(bytes(1000, 7))).toBe(true);
+    // An edit goes into the tree not live, as a new file renamed over the link: the tree that was
+    // live keeps its bytes until its catch-up.
+    twins.goLive((gen) => applySome(gen, [page(2), { path: DATABASE, body: bytes(1000, 7) }]));
+    expect(realpathSync(out)).toBe(realpathSync(other));
+    expect(readFileSync(join(out, page(2).path), 'utf8')).toBe('{"n":2}');
+    expect(readFileSync(join(first, page(1).path), 'utf8')).toBe('{"n":1}');
+    twins.finishCatchUp();
+    expect(readFileSync(join(first, page(2).path), 'utf8')).toBe('{"n":2}');
+    twins.close();
+  });
+
+  it('writes nothing when the files it waits for fail: no output, nothing beside it', async () => {
+    const out = join(tempDir('pepys-twins-'), 'public');
+    const later = Promise.reject(new Error('no downloads'));
+    const many = Array.from({ length: 400 }, (_, i): OutputFile => ({ path: `api/v1/p/${i}.json`, body: `${i}` }));
+    await expect(TwinTrees.write(out, 'a', many, () => {}, null, later)).rejects.toThrow('no downloads');
+    expect(readdirSync(dirname(out))).toEqual([]);
+  });
+
   it('writes at the catch-up a file the live tree no longer holds as it wrote it (replaced by hand)', async () => {
     const out = join(tempDir('pepys-twins-'), 'public');
-    const twins = TwinTrees.write(out, 'a', site(bytes(100_000, 1)), () => {}, null);
+    const twins = await TwinTrees.write(out, 'a', site(bytes(100_000, 1)), () => {}, null);
     const next = bytes(200_000, 3);
     twins.goLive((gen) => applySome(gen, site(next)));
     const live = realpathSync(out);

@@ -190,15 +190,21 @@ export class BuildSession {
       withoutDownloads: true,
     });
     memo.sweep();
-    // After the rest, as a rebuild adds them (the manifest lists the files by path, whatever their order).
-    const made = await downloads;
-    files.push(...made.files, made.list);
     const { outDir } = options;
-    // The slot not live now is written first and goes live; the other is then written in full.
+    // The slot not live now is written first and goes live; the other is then made of links to it.
     const warn = options.onWarning ?? ((l: string) => process.stderr.write(`${l}\n`));
     // What the output held before, for the first manifest's list of changes (null: not a tree it trusts).
     const before = liveManifest(outDir)?.files ?? null;
-    const twins = TwinTrees.write(outDir, otherSlot(activeSlot(outDir)), files, warn, before);
+    // The downloads after the rest, as a rebuild adds them (the manifest lists the files by path,
+    // whatever their order): the rest is written while they are made.
+    const twins = await TwinTrees.write(
+      outDir,
+      otherSlot(activeSlot(outDir)),
+      files,
+      warn,
+      before,
+      downloads.then((made) => [...made.files, made.list]),
+    );
     const session = new BuildSession(options, state, { render: memo, downloads: downloadsMemo }, twins);
     if (fragments !== null) session.keepBasis({ model: v.model, fragments, search });
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a

@@ -19,6 +19,7 @@ import { SITE_INDEX_FILE } from '../core/files.ts';
 import type { OutputFile, RecordBytes, WrittenAhead } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
 import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
+import { linkTree } from '../output/link-tree.ts';
 import { changesBetween, type FileFacts } from '../output/manifest.ts';
 import { writeAhead } from '../output/replace-file.ts';
 import { SpareFiles } from '../output/spare-files.ts';
@@ -140,39 +141,86 @@ export function applyFiles(gen: Generation, files: Files, linkFrom?: TreeWriter)
 }
 
 /**
- * Writes `files` whole as the generation `slot` of `outDir` (a staging tree renamed into place,
- * through the tree writer), and points the output at it when `live`. Returns the generation.
+ * The generation `slot` of `outDir` being written whole: a staging tree, through the tree writer,
+ * given its files as they come (`add`) and then renamed into place (`end`), the output pointed at
+ * it when `live`. `known`: the hashes of files another tree holds with the same bytes.
  */
+function stagedGeneration(outDir: string, slot: Slot, spares: SpareFiles, known?: ReadonlyMap<string, FileFacts>) {
+  const staging = `${slotDir(outDir, slot)}-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const writer = new TreeWriter(staging, new Map<string, FileFacts>(), { hashLater: true });
+  writer.write(MARKER_FILE, MARKER_TEXT);
+  const bodies: Tree = new Map();
+  return {
+    add(f: OutputFile): void {
+      writer.write(f.path, f.body, known?.get(f.path)?.hash);
+      bodies.set(f.path, f.body);
+    },
+    end(live: boolean): Generation {
+      void discard(slotDir(outDir, slot), outDir);
+      renameSync(staging, slotDir(outDir, slot));
+      if (live) pointAt(outDir, slot);
+      // A rename moves no file: the facts hold in the tree's place. Its later writes (a few files
+      // an edit) go through spare files; the staging tree's, every file of the site at once, would
+      // only use them up.
+      const facts = writer.facts();
+      return {
+        bodies,
+        writer: new TreeWriter(slotDir(outDir, slot), facts, { hashLater: true, spare: () => spares.take() }),
+      };
+    },
+    abandon(): void {
+      rmSync(staging, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes `files` whole as the generation `slot` of `outDir` (stagedGeneration); the second tree holds the first's bytes. */
 function writeWhole(
   outDir: string,
   slot: Slot,
   files: readonly OutputFile[],
-  live: boolean,
   spares: SpareFiles,
-  known?: ReadonlyMap<string, FileFacts>,
+  known: ReadonlyMap<string, FileFacts>,
 ): Generation {
+  const staged = stagedGeneration(outDir, slot, spares, known);
+  try {
+    for (const f of files) staged.add(f);
+    return staged.end(false);
+  } catch (err) {
+    staged.abandon();
+    throw err;
+  }
+}
+
+/**
+ * The generation `slot` of `outDir` made a tree of hard links to the files of `from` (a tree just
+ * written whole): none written again, each shared until a write replaces it in one tree (writers
+ * only ever rename a new file over one: output/link-tree.ts). Null when the file system makes no
+ * such links (the tree is then written).
+ */
+function linkWhole(outDir: string, slot: Slot, from: Generation, spares: SpareFiles): Generation | null {
   const staging = `${slotDir(outDir, slot)}-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   try {
-    mkdirSync(staging, { recursive: true });
-    const writer = new TreeWriter(staging, new Map<string, FileFacts>(), { hashLater: true });
-    writer.write(MARKER_FILE, MARKER_TEXT);
-    // The second tree holds the first's bytes: their hashes are known.
-    for (const f of files) writer.write(f.path, f.body, known?.get(f.path)?.hash);
+    if (!linkTree(from.writer.dir, staging, 'stop')) {
+      rmSync(staging, { recursive: true, force: true });
+      return null;
+    }
     void discard(slotDir(outDir, slot), outDir);
     renameSync(staging, slotDir(outDir, slot));
-    if (live) pointAt(outDir, slot);
-    // A rename moves no file: the facts hold in the tree's place.
-    return {
-      bodies: new Map(files.map((f) => [f.path, f.body])),
-      // Its later writes (a few files an edit) go through spare files; the staging tree's, every
-      // file of the site at once, would only use them up.
-      writer: new TreeWriter(slotDir(outDir, slot), writer.facts(), { hashLater: true, spare: () => spares.take() }),
-    };
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     throw err;
   }
+  // A link has its file's inode, size and time: the facts of `from` hold here, each a copy (a
+  // tree's writer changes its own).
+  const facts = new Map([...from.writer.files].map(([path, f]): [string, FileFacts] => [path, { ...f }]));
+  return {
+    bodies: new Map(from.bodies),
+    writer: new TreeWriter(slotDir(outDir, slot), facts, { hashLater: true, spare: () => spares.take() }),
+  };
 }
 
 /** Both generations of an output, the live one and the other, with what each holds. */
@@ -214,21 +262,45 @@ export class TwinTrees {
   }
 
   /**
-   * Writes both generations of `outDir` whole with `files`: the slot not live now first, which
-   * goes live, then the other. `before`: what the output's live tree held, as its trusted manifest
-   * listed it (null: no such tree), which the first manifest's list of changes is told from, as a
-   * build's is (output/writer.ts).
+   * Writes both generations of `outDir` whole with `files`, then the files `later` gives: the slot
+   * not live now first, which goes live, then the other, as links to its files where the file
+   * system makes them. The first tree is given `files` while `later` is made (the downloads, on
+   * other threads), a slice at a time: those threads are sent their work between two slices.
+   * `before`: what the output's live tree held, as its trusted manifest listed it (null: no such
+   * tree), which the first manifest's list of changes is told from, as a build's is
+   * (output/writer.ts).
    */
-  static write(
+  static async write(
     outDir: string,
     live: Slot,
     files: readonly OutputFile[],
     warn: (line: string) => void,
     before: Map<string, FileFacts> | null,
-  ): TwinTrees {
+    later: Promise<readonly OutputFile[]> = Promise.resolve([]),
+  ): Promise<TwinTrees> {
+    // Awaited once `files` are written: a failure meanwhile is not unhandled until then.
+    later.catch(() => {});
     const spares = new SpareFiles(besideOutput(outDir, 'spare'));
-    const first = writeWhole(outDir, live, files, true, spares);
-    const second = writeWhole(outDir, otherSlot(live), files, false, spares, first.writer.files);
+    const staged = stagedGeneration(outDir, live, spares);
+    let first: Generation;
+    let all: readonly OutputFile[];
+    try {
+      const go = slices(() => true);
+      for (const f of files) {
+        staged.add(f);
+        await go();
+      }
+      const rest = await later;
+      for (const f of rest) staged.add(f);
+      all = rest.length === 0 ? files : [...files, ...rest];
+      first = staged.end(true);
+    } catch (err) {
+      staged.abandon();
+      throw err;
+    }
+    const second =
+      linkWhole(outDir, otherSlot(live), first, spares) ??
+      writeWhole(outDir, otherSlot(live), all, spares, first.writer.files);
     const gens = { [live]: first, [otherSlot(live)]: second } as Record<Slot, Generation>;
     return new TwinTrees(outDir, live, gens, warn, before, spares);
   }
