@@ -7,6 +7,7 @@
 //
 //   npm run bench:watch -- [--runs 3] [--seconds 6] [--edit entry|topic] [--corpus DIR] [--json FILE]
 
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,21 @@ interface Run {
   longest: { ms: number; at: number }[];
   /** From the edit's write to the first answer that shows it (ms), or null if none did in the run. */
   current: { detail: number | null; search: number | null; downloads: number | null };
+  /** From the command's start to its server's first line (ms): over no output, then again over its own. */
+  serving: { fresh: number; again: number };
+}
+
+/** Starts `npm start` with these arguments; the server, and the milliseconds until it served. */
+async function timedServer(how: readonly string[]): Promise<{ child: ChildProcess; origin: string; ms: number }> {
+  const t = performance.now();
+  const started = await startServer(repo, out, how);
+  return { ...started, ms: performance.now() - t };
+}
+
+/** Stops a server as Ctrl-C would (the watch mode then waits for its downloads and its record). */
+async function stopped(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
 }
 
 // The edited record's key (its file's name: an entry's date, a topic's id), and a word only the
@@ -97,7 +113,11 @@ async function firstShowing(
 async function oneRun(round: number): Promise<Run> {
   await copyTree(workload.contentDir, content, trash);
   trash.put(out);
-  const { child, origin } = await startServer(repo, out, ['--content', content, '--watch', '--quiet']);
+  // One origin for every start (the port is any free one): a server started again over its own
+  // output then renders the same bytes, as a mirror's does on its usual port.
+  const how = ['--content', content, '--watch', '--quiet', '--api-origin', 'http://127.0.0.1:8888'];
+  const { child, origin, ms: fresh } = await timedServer(how);
+  let run: Omit<Run, 'serving'>;
   try {
     // The tree that was live before the first rebuild is brought up to date after a second.
     await sleep(2000);
@@ -136,7 +156,7 @@ async function oneRun(round: number): Promise<Run> {
       await sleep(10);
     }
     const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
-    return {
+    run = {
       answers: times.length,
       p50: median(sorted),
       p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] as number,
@@ -144,9 +164,12 @@ async function oneRun(round: number): Promise<Run> {
       current: (await current) ?? { detail: null, search: null, downloads: null },
     };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    await stopped(child);
   }
+  // Started again over the output it left (the same content): a mirror's restart.
+  const again = await timedServer(how);
+  await stopped(again.child);
+  return { ...run, serving: { fresh, again: again.ms } };
 }
 
 const machine = machineFacts(repo);
@@ -164,6 +187,7 @@ cleanedUp(work);
 
 const shown = (n: number | null) => (n === null ? 'never' : `after ${ms(n)}`);
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
+const inSeconds = (n: number) => `${(n / 1000).toFixed(2)} s`;
 process.stdout.write(
   `machine: ${machine.cpu}, ${machine.cores} cores; Node ${machine.node}; commit ${machine.commit}\n` +
     `load average (1 min): min ${loadSeen.min.toFixed(2)}, mean ${loadSeen.mean.toFixed(2)}, max ${loadSeen.max.toFixed(2)}\n` +
@@ -175,7 +199,8 @@ for (const [i, r] of results.entries()) {
   process.stdout.write(
     `run ${i + 1}: ${r.answers} answers, median ${ms(r.p50)}, p99 ${ms(r.p99)}; longest: ${longest}\n` +
       `       the edit shown by: the ${kind} ${shown(r.current.detail)}, a search ${shown(r.current.search)}, ` +
-      `the downloads' listing ${shown(r.current.downloads)}\n`,
+      `the downloads' listing ${shown(r.current.downloads)}\n` +
+      `       serving after ${inSeconds(r.serving.fresh)} over no output, ${inSeconds(r.serving.again)} started again over its own\n`,
   );
 }
 const medianOf = (pick: (c: Run['current']) => number | null): number | null => {
@@ -193,7 +218,9 @@ process.stdout.write(
     `the downloads ${shown(downloads)}: ≤ 2 s ${judged(downloads, 2000)}\n`,
 );
 process.stdout.write(
-  `\nmedian of the runs: p99 ${ms(median(results.map((r) => r.p99)))}, longest ${ms(median(results.map((r) => r.longest[0]?.ms ?? 0)))}\n`,
+  `\nmedian of the runs: p99 ${ms(median(results.map((r) => r.p99)))}, longest ${ms(median(results.map((r) => r.longest[0]?.ms ?? 0)))}; ` +
+    `serving after ${inSeconds(median(results.map((r) => r.serving.fresh)))} over no output, ` +
+    `${inSeconds(median(results.map((r) => r.serving.again)))} started again over its own\n`,
 );
 if (typeof values.json === 'string')
   writeFileSync(values.json, `${JSON.stringify({ machine, load: loadSeen, runs: results }, null, 2)}\n`);

@@ -3,7 +3,7 @@
 // (twin-trees.ts writeAhead, applySome), and the tree that was live gets them as hard links at its
 // catch-up instead of a second write (applyFiles). The bytes stay a cold build's.
 
-import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
@@ -57,6 +57,65 @@ describe('the downloads written ahead', () => {
       await watcher.close();
     }
     expect(beside(out)).toEqual([]);
+  });
+});
+
+describe('a session started over an output it trusts', () => {
+  const inodes = (dir: string): Map<string, number> =>
+    new Map([...readTreeBytes(dir).keys()].map((path) => [path, lstatSync(join(dir, path)).ino]));
+
+  const started = async () => {
+    const content = join(tempDir('pepys-again-'), 'content');
+    cpSync(SAMPLE, content, { recursive: true });
+    const out = join(tempDir('pepys-again-out-'), 'public');
+    const options = { contentDir: content, outDir: out, env: {}, events: false, rescanMs: 0, downloadsDelayMs: 0 };
+    await (await startWatching(options)).close();
+    return { content, out, options, before: inodes(realpathSync(out)) };
+  };
+
+  it('started again over the same content, writes nothing but its marker, in either tree', async () => {
+    const { out, options, before } = await started();
+    const watcher = await startWatching(options);
+    try {
+      await watcher.session.downloadsSettled();
+      const after = inodes(realpathSync(out));
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      expect([...after].filter(([path, ino]) => before.get(path) !== ino).map(([path]) => path)).toEqual([
+        '.pepys-output',
+      ]);
+      // The other tree is made of links to this one.
+      const other = inodes(slotDir(out, otherSlot(watcher.session.liveSlot)));
+      expect([...after].filter(([path, ino]) => other.get(path) !== ino)).toEqual([]);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('links the files whose bytes are the same and writes the others: a cold build of the content', async () => {
+    const { content, out, options, before } = await started();
+    // Changed while no session runs: its pack, the lists and search files it is in, the downloads;
+    // and an entry removed, the only one of its month (its month's list, its pack go).
+    editText(content, 'entries/1660/1660-01-01.html', 'Started again.');
+    rmSync(join(content, 'entries/1669/1669-02-23.html'));
+    const watcher = await startWatching(options);
+    try {
+      // The output's downloads are served until the session's own are made, then those go live.
+      await watcher.session.downloadsSettled();
+      const after = inodes(realpathSync(out));
+      const kept = [...after].filter(([path, ino]) => before.get(path) === ino).map(([path]) => path);
+      const written = [...after.keys()].filter((path) => !kept.includes(path));
+      expect(written).toContain('_data/records/entries/1660/0.pack');
+      expect(written).toContain(DATABASE);
+      expect(kept).toContain('_data/records/entries/1660/1.pack');
+      expect(kept.length).toBeGreaterThan(after.size / 2);
+      expect(before.has('api/v1/entries/months/1669-02/pages/1.json')).toBe(true);
+      expect(existsSync(join(out, 'api/v1/entries/months/1669-02'))).toBe(false);
+      const reference = await new ColdBuilds().of(content);
+      if (!reference.ok) throw new Error(reference.problems.join('\n'));
+      expect(differing(readTreeBytes(out), reference.tree)).toEqual([]);
+    } finally {
+      await watcher.close();
+    }
   });
 });
 

@@ -30,6 +30,8 @@ describe('the watch mode’s first manifest', () => {
 
     const watcher = await startWatching({ contentDir: content, outDir: watched, env: {}, events: false, rescanMs: 0 });
     try {
+      // The output's downloads are served until the session's own are made (first-trees.ts).
+      await watcher.session.downloadsSettled();
       expect(await watcher.session.record()).toBe(true);
       // Before, null: the first manifest of a session knew nothing of the output before it.
       expect(changesOf(watched)).toEqual(expected);

@@ -120,8 +120,14 @@ function trustedManifest(dir: string, warn: (line: string) => void = () => {}): 
 
 /** The live tree's manifest, when it holds; null for anything else. */
 export function liveManifest(outDir: string): Manifest | null {
+  return liveTree(outDir)?.manifest ?? null;
+}
+
+/** The live tree (its directory) and its manifest, when it holds; null for anything else. */
+export function liveTree(outDir: string): { dir: string; manifest: Manifest } | null {
   const layout = layoutOf(outDir);
-  return layout === null ? null : trustedManifest(layout.liveDir);
+  const manifest = layout === null ? null : trustedManifest(layout.liveDir);
+  return layout === null || manifest === null ? null : { dir: layout.liveDir, manifest };
 }
 
 /**

@@ -115,6 +115,19 @@ export class DownloadsRemake {
   }
 
   /**
+   * Puts live, once made, downloads already being made of `model` (the session's first, which it
+   * serves the output's last downloads until), as a run of this remake's: an edit meanwhile stops
+   * them, and its own downloads follow.
+   */
+  follow(model: Model, making: Promise<Downloads>, stop: AbortController): void {
+    this.cancelTimer();
+    this.stop();
+    const run: DownloadsRun = { model, stop, made: null, ahead: NONE_AHEAD };
+    this.run = run;
+    void this.make(run, making);
+  }
+
+  /**
    * Makes the downloads of the last valid model on other threads (a second of SQLite's work on
    * the whole diary, during which this thread goes on serving and rebuilding); they go live when
    * made, unless the content changed meanwhile (its own downloads follow), and after any rebuild
@@ -132,16 +145,16 @@ export class DownloadsRemake {
     void this.make(run);
   }
 
-  /** Makes `run`'s downloads and writes their large files ahead, then puts them live (made). */
-  private async make(run: DownloadsRun): Promise<void> {
+  /**
+   * Makes `run`'s downloads (unless `making` already makes them) and writes their large files
+   * ahead, then puts them live (made).
+   */
+  private async make(run: DownloadsRun, making?: Promise<Downloads>): Promise<void> {
     let made: Downloads;
     try {
       // A piece of the work here at a time, the server answering between two.
-      made = await downloadFilesInThread(run.model, {
-        signal: run.stop.signal,
-        pace: () => nextTurn(),
-        memo: this.host.memo(),
-      });
+      made = await (making ??
+        downloadFilesInThread(run.model, { signal: run.stop.signal, pace: () => nextTurn(), memo: this.host.memo() }));
     } catch (err) {
       if (this.run !== run) return;
       this.run = null;

@@ -22,7 +22,6 @@ import { updateContent } from '../content/update.ts';
 import { DOWNLOADS_WITH_LIST } from '../core/files.ts';
 import type { OutputFile } from '../output/file.ts';
 import { activeSlot, otherSlot, type Slot } from '../output/generations.ts';
-import { liveManifest } from '../output/rebuild.ts';
 import { prepareOutput } from '../output/writer.ts';
 import { holdDatabaseThread } from '../render/database-thread.ts';
 import { type Downloads, downloadFilesInThread, sqlOnThisThread } from '../render/downloads.ts';
@@ -33,8 +32,9 @@ import type { SiteSearchIndex } from '../render/search-index.ts';
 import { describeFault } from './describe-fault.ts';
 import { DownloadsRemake } from './downloads-remake.ts';
 import { basisOf, CategoryKinds, fastEdits, problemsKey, type RenderBasis, warmFastPath } from './fast-path.ts';
+import { type Generation, outputBefore } from './first-trees.ts';
 import { LiveRecord } from './live-record.ts';
-import { applyFiles, applySome, type FileAhead, type Generation, ofOutput, TwinTrees } from './twin-trees.ts';
+import { applyFiles, applySome, type FileAhead, ofOutput, TwinTrees } from './twin-trees.ts';
 
 export interface SessionOptions extends LoadOptions {
   contentDir: string;
@@ -182,7 +182,8 @@ export class BuildSession {
     // The first downloads are made on the database's thread, as every edit's are: the session
     // holds that thread (downloads-remake.ts), and the first edit's then finds it warm.
     const downloadsMemo = new RenderMemo();
-    const downloads = downloadFilesInThread(v.model, { memo: downloadsMemo });
+    const stopDownloads = new AbortController();
+    const downloads = downloadFilesInThread(v.model, { memo: downloadsMemo, signal: stopDownloads.signal });
     downloads.catch(() => {});
     const files = renderSite(v.model, memo, {
       fragments: (f) => (fragments = f),
@@ -191,29 +192,30 @@ export class BuildSession {
     });
     memo.sweep();
     const { outDir } = options;
-    // The slot not live now is written first and goes live; the other is then made of links to it.
+    // The slot not live now is made first and goes live; the other is then made of links to it.
     const warn = options.onWarning ?? ((l: string) => process.stderr.write(`${l}\n`));
-    // What the output held before, for the first manifest's list of changes (null: not a tree it trusts).
-    const before = liveManifest(outDir)?.files ?? null;
-    // The downloads after the rest, as a rebuild adds them (the manifest lists the files by path,
+    // What the output held before (first-trees.ts): the first tree takes its files where the
+    // bytes are the same, and serves its downloads until the session's own are made. Without them,
+    // the downloads after the rest, as a rebuild adds them (the manifest lists the files by path,
     // whatever their order): the rest is written while they are made.
-    const twins = await TwinTrees.write(
-      outDir,
-      otherSlot(activeSlot(outDir)),
-      files,
-      warn,
-      before,
-      downloads.then((made) => [...made.files, made.list]),
-    );
+    const before = outputBefore(outDir);
+    const later =
+      before.downloads === null
+        ? downloads.then((made) => [...made.files, made.list])
+        : Promise.resolve(before.downloads);
+    const twins = await TwinTrees.write(outDir, otherSlot(activeSlot(outDir)), files, warn, before.tree, later);
     const session = new BuildSession(options, state, { render: memo, downloads: downloadsMemo }, twins);
     if (fragments !== null) session.keepBasis({ model: v.model, fragments, search });
     // A rebuild with nothing changed warms up the code of rebuilds (memo hits, diffing), and a
     // patch of an edit whose result is dropped the fast path's (warmFastPath), so that the first
     // edit is as fast as the ones after it.
     await session.rebuild([], { force: true });
-    // That rebuild kept the downloads the first render made, which are current.
+    // That rebuild kept the downloads live: current, or the output's until these are made (below).
     session.downloads.cancelTimer();
     warmFastPath(session.basis);
+    // The output's downloads live until these are made (and no record of the tree until then).
+    const model = session.basis?.site.model;
+    if (before.downloads !== null && model !== undefined) session.downloads.follow(model, downloads, stopDownloads);
     session.records.soon();
     return session;
   }

@@ -12,21 +12,19 @@
 // on disk. The live tree's manifest, sources and basis are written by `record` once the session
 // has settled (session.ts), never on the way to an edit's answers.
 
-import { mkdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Sources } from '../content/fingerprint.ts';
 import { SITE_INDEX_FILE } from '../core/files.ts';
 import type { OutputFile, RecordBytes, WrittenAhead } from '../output/file.ts';
 import { otherSlot, pointAt, type Slot, slotDir } from '../output/generations.ts';
-import { MARKER_FILE, MARKER_TEXT } from '../output/guard.ts';
-import { linkTree } from '../output/link-tree.ts';
 import { changesBetween, type FileFacts } from '../output/manifest.ts';
 import { writeAhead } from '../output/replace-file.ts';
 import { SpareFiles } from '../output/spare-files.ts';
-import { discard } from '../output/trash.ts';
-import { TreeWriter } from '../output/tree-writer.ts';
+import type { TreeWriter } from '../output/tree-writer.ts';
 import { sameBody } from '../render/render-site.ts';
 import { describeFault } from './describe-fault.ts';
+import { type Generation, type LiveTree, type Tree, writeTrees } from './first-trees.ts';
 import { slices } from './slices.ts';
 
 /**
@@ -39,14 +37,6 @@ function besideOutput(outDir: string, of: 'record' | 'downloads' | 'spare'): str
 
 /** How long a tree that just went out of service is left alone before it is updated in place. */
 const GRACE_MS = 1000;
-
-export type Tree = Map<string, OutputFile['body']>;
-
-/** One generation: what it holds (the marker and the build's records aside), and its writer. */
-export interface Generation {
-  bodies: Tree;
-  writer: TreeWriter;
-}
 
 /** Calls `visit` with the path and body of every file of a site, each path once. */
 type Files = (visit: (path: string, body: OutputFile['body']) => void) => void;
@@ -140,89 +130,6 @@ export function applyFiles(gen: Generation, files: Files, linkFrom?: TreeWriter)
   return changed;
 }
 
-/**
- * The generation `slot` of `outDir` being written whole: a staging tree, through the tree writer,
- * given its files as they come (`add`) and then renamed into place (`end`), the output pointed at
- * it when `live`. `known`: the hashes of files another tree holds with the same bytes.
- */
-function stagedGeneration(outDir: string, slot: Slot, spares: SpareFiles, known?: ReadonlyMap<string, FileFacts>) {
-  const staging = `${slotDir(outDir, slot)}-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  const writer = new TreeWriter(staging, new Map<string, FileFacts>(), { hashLater: true });
-  writer.write(MARKER_FILE, MARKER_TEXT);
-  const bodies: Tree = new Map();
-  return {
-    add(f: OutputFile): void {
-      writer.write(f.path, f.body, known?.get(f.path)?.hash);
-      bodies.set(f.path, f.body);
-    },
-    end(live: boolean): Generation {
-      void discard(slotDir(outDir, slot), outDir);
-      renameSync(staging, slotDir(outDir, slot));
-      if (live) pointAt(outDir, slot);
-      // A rename moves no file: the facts hold in the tree's place. Its later writes (a few files
-      // an edit) go through spare files; the staging tree's, every file of the site at once, would
-      // only use them up.
-      const facts = writer.facts();
-      return {
-        bodies,
-        writer: new TreeWriter(slotDir(outDir, slot), facts, { hashLater: true, spare: () => spares.take() }),
-      };
-    },
-    abandon(): void {
-      rmSync(staging, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Writes `files` whole as the generation `slot` of `outDir` (stagedGeneration); the second tree holds the first's bytes. */
-function writeWhole(
-  outDir: string,
-  slot: Slot,
-  files: readonly OutputFile[],
-  spares: SpareFiles,
-  known: ReadonlyMap<string, FileFacts>,
-): Generation {
-  const staged = stagedGeneration(outDir, slot, spares, known);
-  try {
-    for (const f of files) staged.add(f);
-    return staged.end(false);
-  } catch (err) {
-    staged.abandon();
-    throw err;
-  }
-}
-
-/**
- * The generation `slot` of `outDir` made a tree of hard links to the files of `from` (a tree just
- * written whole): none written again, each shared until a write replaces it in one tree (writers
- * only ever rename a new file over one: output/link-tree.ts). Null when the file system makes no
- * such links (the tree is then written).
- */
-function linkWhole(outDir: string, slot: Slot, from: Generation, spares: SpareFiles): Generation | null {
-  const staging = `${slotDir(outDir, slot)}-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  try {
-    if (!linkTree(from.writer.dir, staging, 'stop')) {
-      rmSync(staging, { recursive: true, force: true });
-      return null;
-    }
-    void discard(slotDir(outDir, slot), outDir);
-    renameSync(staging, slotDir(outDir, slot));
-  } catch (err) {
-    rmSync(staging, { recursive: true, force: true });
-    throw err;
-  }
-  // A link has its file's inode, size and time: the facts of `from` hold here, each a copy (a
-  // tree's writer changes its own).
-  const facts = new Map([...from.writer.files].map(([path, f]): [string, FileFacts] => [path, { ...f }]));
-  return {
-    bodies: new Map(from.bodies),
-    writer: new TreeWriter(slotDir(outDir, slot), facts, { hashLater: true, spare: () => spares.take() }),
-  };
-}
-
 /** Both generations of an output, the live one and the other, with what each holds. */
 export class TwinTrees {
   private live: Slot;
@@ -262,47 +169,23 @@ export class TwinTrees {
   }
 
   /**
-   * Writes both generations of `outDir` whole with `files`, then the files `later` gives: the slot
-   * not live now first, which goes live, then the other, as links to its files where the file
-   * system makes them. The first tree is given `files` while `later` is made (the downloads, on
-   * other threads), a slice at a time: those threads are sent their work between two slices.
-   * `before`: what the output's live tree held, as its trusted manifest listed it (null: no such
-   * tree), which the first manifest's list of changes is told from, as a build's is
-   * (output/writer.ts).
+   * Writes both generations of `outDir` with `files`, then the files `later` gives (first-trees.ts
+   * writeTrees): the slot not live now first, which goes live, then the other. `before`: the
+   * output's live tree as its trusted manifest lists it (null: no such tree), whose files the
+   * first tree takes where their bytes are the same, and which the first manifest's list of
+   * changes is told from, as a build's is (output/writer.ts).
    */
   static async write(
     outDir: string,
     live: Slot,
     files: readonly OutputFile[],
     warn: (line: string) => void,
-    before: Map<string, FileFacts> | null,
+    before: LiveTree | null,
     later: Promise<readonly OutputFile[]> = Promise.resolve([]),
   ): Promise<TwinTrees> {
-    // Awaited once `files` are written: a failure meanwhile is not unhandled until then.
-    later.catch(() => {});
     const spares = new SpareFiles(besideOutput(outDir, 'spare'));
-    const staged = stagedGeneration(outDir, live, spares);
-    let first: Generation;
-    let all: readonly OutputFile[];
-    try {
-      const go = slices(() => true);
-      for (const f of files) {
-        staged.add(f);
-        await go();
-      }
-      const rest = await later;
-      for (const f of rest) staged.add(f);
-      all = rest.length === 0 ? files : [...files, ...rest];
-      first = staged.end(true);
-    } catch (err) {
-      staged.abandon();
-      throw err;
-    }
-    const second =
-      linkWhole(outDir, otherSlot(live), first, spares) ??
-      writeWhole(outDir, otherSlot(live), all, spares, first.writer.files);
-    const gens = { [live]: first, [otherSlot(live)]: second } as Record<Slot, Generation>;
-    return new TwinTrees(outDir, live, gens, warn, before, spares);
+    const gens = await writeTrees(outDir, live, files, later, spares, before);
+    return new TwinTrees(outDir, live, gens, warn, before?.files ?? null, spares);
   }
 
   /** The generation that is live. */
