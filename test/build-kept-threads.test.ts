@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../generator/build.ts';
-import { beginSite, writeThreadsStarted } from '../generator/output/writer.ts';
+import { writeThreadsStarted } from '../generator/output/thread-tree.ts';
+import { beginSite } from '../generator/output/writer.ts';
 import {
   databaseSparesTaken,
   databaseThread,

@@ -15,32 +15,19 @@
 // error carries the path it happened at, and the staging tree is removed.
 //
 // A build writes through beginSite: the staging tree is made before the content is read, and its
-// files are created by a thread of their own (write-worker.mjs) while the main thread goes on
+// files are created by a thread of their own (thread-tree.ts) while the main thread goes on
 // parsing and rendering; the output is checked again just before it is replaced.
 
-import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { generatorFingerprint, type Sources } from '../content/fingerprint.ts';
 import type { OutputFile, RecordBytes } from './file.ts';
 import { activeSlot, otherSlot, pointAt, slotDir } from './generations.ts';
 import { checkContentDir, checkOutDir, MARKER_FILE, MARKER_TEXT, orRefuse, RefusedError } from './guard.ts';
-import { keptThreads, type LentThread } from './kept-threads.ts';
-import { changesBetween, type FileFacts, factsOf, hashBytes, writeManifest } from './manifest.ts';
+import { changesBetween, writeManifest } from './manifest.ts';
 import { liveManifest } from './rebuild.ts';
+import { beginTree, bufferOf, type ThreadTree, type WriteStats, writeOne } from './thread-tree.ts';
 import { discard, sweepLeftovers } from './trash.ts';
-
-export interface WriteStats {
-  /** Files written, the marker included. */
-  files: number;
-  bytes: number;
-}
-
-/** Gives an error from a write the path it concerns (a failed write(2) has none of its own). */
-function withPath(err: unknown, path: string): unknown {
-  const e = err as NodeJS.ErrnoException;
-  if (e !== null && typeof e === 'object' && typeof e.code === 'string' && e.path === undefined) e.path = path;
-  return err;
-}
 
 /**
  * Writes files under `dir` (which must exist), the marker first. Synchronous on purpose: on
@@ -65,18 +52,6 @@ function writeFiles(dir: string, files: Iterable<OutputFile>): WriteStats {
     bytes += data.length;
   }
   return { files: count, bytes };
-}
-
-function bufferOf(body: OutputFile['body']): Buffer {
-  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.length);
-}
-
-function writeOne(path: string, data: Buffer): void {
-  try {
-    writeFileSync(path, data);
-  } catch (err) {
-    throw withPath(err, path);
-  }
 }
 
 function stagingDir(outDir: string, role: 'next' | 'prev'): string {
@@ -198,36 +173,6 @@ function swapIn(outDir: string, next: string): Promise<void> {
   return removed;
 }
 
-/**
- * Bytes of the ring through which files go to the writer thread (write-worker.mjs): what the main
- * thread may be ahead of it by. A power of two, so that positions wrap with the 32-bit counters.
- */
-const RING_BYTES = 8 * 1024 * 1024;
-const PRODUCED = 0;
-const CONSUMED = 1;
-/** Set by the writer thread while it waits for a record: only then is it woken. */
-const SLEEPING = 2;
-const WRAP = -1;
-const END = -2;
-/** A thread that takes nothing from a full ring for this long has stopped. */
-const STALL_MS = 60_000;
-/** Records are made visible to the thread this many bytes at a time: each publication may wake it. */
-const PUBLISH_BYTES = 64 * 1024;
-
-/**
- * How long the writer thread is kept idle after a build, for the next build of the same process
- * (the tests, the watch mode): a few seconds; it holds little (each job's ring is its own).
- */
-const IDLE_MS = 5_000;
-
-const writeThreads = keptThreads(new URL('./write-worker.mjs', import.meta.url), IDLE_MS);
-
-/** Writer threads started by this process so far (the tests see that a build reused one). */
-export const writeThreadsStarted = (): number => writeThreads.started;
-
-type WorkerFailure = { code?: string; syscall?: string; message: string; path: string };
-type WorkerRow = [path: string, hash: string, size: number, ino: number, mtimeMs: number];
-
 /** A site being written into its staging tree by a thread of its own, not yet the output. */
 export interface StagedSite {
   /**
@@ -257,118 +202,20 @@ export function beginSite(outDir: string): StagedSite {
   orRefuse(checkOutDir(outDir, undefined, outDir));
   sweepLeftovers(outDir);
   const next = makeStaging(outDir);
-  const ring = new SharedArrayBuffer(RING_BYTES);
-  const control = new Int32Array(new SharedArrayBuffer(12));
-  const bytes8 = new Uint8Array(ring);
-  const words = new Int32Array(ring);
-  const encoder = new TextEncoder();
-  let thread: LentThread;
+  let tree: ThreadTree;
   try {
-    // A thread kept from an earlier build, or a new one (kept-threads.ts); this build is its job.
-    thread = writeThreads.take();
-    thread.worker.postMessage({ dir: next, ring, control: control.buffer });
+    tree = beginTree(next);
   } catch (err) {
     rmSync(next, { recursive: true, force: true });
     throw err;
   }
-  // The reply to END, or why there is none: the thread failed or exited first.
-  const reply = new Promise<{ files: number; bytes: number; rows: WorkerRow[]; error: WorkerFailure | null }>(
-    (resolve, reject) => {
-      thread.on('message', resolve);
-      thread.on('error', reject);
-      thread.on('exit', (code: number) => reject(new Error(`the thread writing ${next} stopped (exit code ${code})`)));
-    },
-  );
-  // Not a failure of its own until someone waits for it (commit); abandon ignores it.
-  reply.catch(() => {});
-  // Files too large for the ring are written here, in this thread (none of the diary's are).
-  const local: WriteStats = { files: 0, bytes: 0 };
-  const localFacts = new Map<string, FileFacts>();
-  /** Bytes written into the ring (mod 2^32), and of them those the thread may see (PRODUCED). */
-  let written = 0;
-  let published = 0;
-  let open = true;
-
-  /** Lets the thread see every record written so far, waking it if it waits for one. */
-  const publish = (): void => {
-    if (published === written) return;
-    published = written;
-    Atomics.store(control, PRODUCED, published);
-    if (Atomics.load(control, SLEEPING) === 1) Atomics.notify(control, PRODUCED);
-  };
-  /** Waits until `size` bytes of the ring are free. */
-  const room = (size: number): void => {
-    let waited = 0;
-    for (;;) {
-      const consumed = Atomics.load(control, CONSUMED);
-      if (RING_BYTES - ((written - consumed) >>> 0) >= size) return;
-      // The thread can only free what it sees.
-      publish();
-      if (Atomics.wait(control, CONSUMED, consumed, 1000) === 'timed-out') waited += 1000;
-      if (waited >= STALL_MS) {
-        open = false;
-        throw new Error(`the thread writing ${next} stopped taking files`);
-      }
-      if (Atomics.load(control, CONSUMED) !== consumed) waited = 0;
-    }
-  };
-  const advance = (size: number): void => {
-    written = (written + size) | 0;
-    if ((written - published) >>> 0 >= PUBLISH_BYTES) publish();
-  };
-  /** A record of `size` bytes at most goes here: wraps to the start when the end is too near. */
-  const place = (size: number): number => {
-    const at = (written >>> 0) % RING_BYTES;
-    if (RING_BYTES - at >= size) {
-      room(size);
-      return at;
-    }
-    room(RING_BYTES - at + size);
-    words[at >> 2] = WRAP;
-    advance(RING_BYTES - at);
-    return 0;
-  };
-
   const site: StagedSite = {
-    add(path, body, sha256) {
-      if (!open) throw new Error(`${next} is no longer being written`);
-      // UTF-8 needs at most 3 bytes for each UTF-16 unit. A few large files (the database) are
-      // written here.
-      const most = (8 + 3 * path.length + (typeof body === 'string' ? 3 : 1) * body.length + 3) & ~3;
-      if (most > RING_BYTES / 2) {
-        const data = bufferOf(body);
-        mkdirSync(join(next, dirname(path)), { recursive: true });
-        writeOne(join(next, path), data);
-        localFacts.set(path, factsOf(sha256 ?? hashBytes(data), statSync(join(next, path))));
-        local.files++;
-        local.bytes += data.length;
-        return;
-      }
-      const at = place(most);
-      const p = encoder.encodeInto(path, bytes8.subarray(at + 8)).written;
-      let b = body.length;
-      if (typeof body === 'string') b = encoder.encodeInto(body, bytes8.subarray(at + 8 + p)).written;
-      else bytes8.set(body, at + 8 + p);
-      words[at >> 2] = p;
-      words[(at >> 2) + 1] = b;
-      advance((8 + p + b + 3) & ~3);
-    },
+    add: (path, body, sha256) => tree.add(path, body, sha256),
     async commit(inputs = null, sources = null, basis = null) {
       let stats: WriteStats;
       try {
-        if (!open) throw new Error(`${next} is no longer being written`);
-        open = false;
-        words[place(4) >> 2] = END;
-        advance(4);
-        publish();
-        const r = await reply;
-        if (r.error !== null) throw workerError(r.error);
-        // Its job done cleanly, the thread waits for the next build's; one that failed is dropped.
-        thread.give();
-        stats = { files: r.files + local.files, bytes: r.bytes + local.bytes };
-        const files = new Map<string, FileFacts>();
-        for (const [path, hash, size, ino, mtimeMs] of r.rows) files.set(path, { hash, size, ino, mtimeMs });
-        for (const [path, f] of localFacts) files.set(path, f);
+        const done = await tree.end();
+        stats = done.stats;
         // What differs from the live tree, when its manifest holds (what a mirror fetches).
         const live = liveManifest(outDir);
         writeManifest(
@@ -376,14 +223,13 @@ export function beginSite(outDir: string): StagedSite {
           {
             inputs,
             generator: generatorFingerprint(),
-            files,
-            changes: live === null ? null : changesBetween(live.files, files),
+            files: done.files,
+            changes: live === null ? null : changesBetween(live.files, done.files),
           },
           sources,
           basis,
         );
       } catch (err) {
-        await thread.drop();
         rmSync(next, { recursive: true, force: true });
         throw err;
       }
@@ -397,20 +243,10 @@ export function beginSite(outDir: string): StagedSite {
       return { ...stats, removed: swapIn(outDir, next) };
     },
     async abandon() {
-      open = false;
-      await thread.drop();
+      await tree.abandon();
       rmSync(next, { recursive: true, force: true });
     },
   };
   site.add(MARKER_FILE, MARKER_TEXT);
   return site;
-}
-
-/** The writer thread's failure as the file system's error it was, named by its file. */
-function workerError(f: WorkerFailure): Error {
-  const err = new Error(f.message) as NodeJS.ErrnoException;
-  if (f.code !== undefined) err.code = f.code;
-  if (f.syscall !== undefined) err.syscall = f.syscall;
-  err.path = f.path;
-  return err;
 }

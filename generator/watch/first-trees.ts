@@ -1,6 +1,6 @@
 // The watch mode's two generations of the output (output/generations.ts) as its session starts:
-// the site rendered whole, written once. The tree not live is written (a staging tree renamed into
-// place) and goes live; the other is then made of hard links to its files (output/link-tree.ts:
+// the site rendered whole, written once. The tree not live is written (a staging tree, by the
+// writer's thread as a build's is, renamed into place) and goes live; the other is then made of hard links to its files (output/link-tree.ts:
 // writers only ever rename a new file over one, so two trees may share a file until one replaces
 // it). Over an output whose live tree its manifest trusts (a build's, a session's before), the
 // first tree too starts as links to that tree's files, and only the files whose bytes differ are
@@ -17,6 +17,7 @@ import { linkTree } from '../output/link-tree.ts';
 import { ASSETS_IGNORE_FILE, BASIS_FILE, type FileFacts, hashBytes, SOURCES_FILE } from '../output/manifest.ts';
 import { liveTree } from '../output/rebuild.ts';
 import type { SpareFiles } from '../output/spare-files.ts';
+import { beginTree, type ThreadTree } from '../output/thread-tree.ts';
 import { discard } from '../output/trash.ts';
 import { TreeWriter } from '../output/tree-writer.ts';
 import { slices } from './slices.ts';
@@ -65,11 +66,13 @@ const copied = (files: ReadonlyMap<string, FileFacts>): Map<string, FileFacts> =
   new Map([...files].map(([path, f]): [string, FileFacts] => [path, { ...f }]));
 
 /**
- * The generation `slot` of `outDir` being written whole: a staging tree, through the tree writer,
- * given its files as they come (`add`), then renamed into place (`end`), the output pointed at it
- * when `live`. From `base`, when its links can be made: the staging tree starts as links to its
- * files (its records removed), and a file whose bytes are the same is left as linked. `known`: the
- * hashes of files another tree holds with the same bytes.
+ * The generation `slot` of `outDir` being written whole: a staging tree given its files as they
+ * come (`add`), then renamed into place (`end`), the output pointed at it when `live`. A new tree
+ * is written by the writer's thread (output/thread-tree.ts), this one going on meanwhile. From
+ * `base`, when its links can be made, the staging tree starts as links to its files (its records
+ * removed) and a file whose bytes are the same is left as linked; the others are written through
+ * the tree writer, each a new file renamed over the link (never in place: the base shares it).
+ * `known`: the hashes of files another tree holds with the same bytes.
  */
 function stagedGeneration(
   outDir: string,
@@ -84,43 +87,52 @@ function stagedGeneration(
     rmSync(staging, { recursive: true, force: true });
     base = null;
   }
-  if (base === null) mkdirSync(staging, { recursive: true });
-  // The build's records are the session's to write (TwinTrees.record); the manifest goes with the
-  // first write (TreeWriter), the marker's.
-  for (const record of [SOURCES_FILE, BASIS_FILE, ASSETS_IGNORE_FILE]) rmSync(join(staging, record), { force: true });
-  const writer = new TreeWriter(staging, base === null ? new Map() : copied(base.files), { hashLater: true });
-  writer.write(MARKER_FILE, MARKER_TEXT);
   const bodies: Tree = new Map();
+  let writer: TreeWriter | null = null;
+  let thread: ThreadTree | null = null;
+  if (base === null) {
+    mkdirSync(staging, { recursive: true });
+    thread = beginTree(staging);
+    thread.add(MARKER_FILE, MARKER_TEXT);
+  } else {
+    // The build's records are the session's to write (TwinTrees.record); the manifest goes with
+    // the first write (TreeWriter), the marker's.
+    for (const record of [SOURCES_FILE, BASIS_FILE, ASSETS_IGNORE_FILE]) rmSync(join(staging, record), { force: true });
+    writer = new TreeWriter(staging, copied(base.files), { hashLater: true });
+    writer.write(MARKER_FILE, MARKER_TEXT);
+  }
   return {
     add(f: OutputFile): void {
       bodies.set(f.path, f.body);
-      if (base === null) {
-        writer.write(f.path, f.body, from.known?.get(f.path)?.hash);
-        return;
+      if (thread !== null) thread.add(f.path, f.body, from.known?.get(f.path)?.hash);
+      else if (writer !== null && base !== null) {
+        const hash = hashBytes(f.body);
+        if (base.files.get(f.path)?.hash !== hash) writer.write(f.path, f.body, hash);
       }
-      const hash = hashBytes(f.body);
-      if (base.files.get(f.path)?.hash !== hash) writer.write(f.path, f.body, hash);
     },
-    end(live: boolean): Generation {
-      if (base !== null) {
+    async end(live: boolean): Promise<Generation> {
+      let facts: Map<string, FileFacts>;
+      if (thread !== null) facts = (await thread.end()).files;
+      else if (writer !== null && base !== null) {
         // The files of the tree it started from that this one does not hold.
         const gone = [...base.files.keys()].filter((path) => path !== MARKER_FILE && !bodies.has(path));
         for (const path of gone) writer.remove(path);
         writer.removeEmptyDirs(gone);
-      }
+        facts = writer.facts();
+      } else throw new Error('a staged generation without a writer');
       void discard(slotDir(outDir, slot), outDir);
       renameSync(staging, slotDir(outDir, slot));
       if (live) pointAt(outDir, slot);
       // A rename moves no file: the facts hold in the tree's place. Its later writes (a few files
       // an edit) go through spare files; the staging tree's, every file of the site at once, would
       // only use them up.
-      const facts = writer.facts();
       return {
         bodies,
         writer: new TreeWriter(slotDir(outDir, slot), facts, { hashLater: true, spare: () => spares.take() }),
       };
     },
-    abandon(): void {
+    async abandon(): Promise<void> {
+      await thread?.abandon();
       rmSync(staging, { recursive: true, force: true });
     },
   };
@@ -155,19 +167,19 @@ function linkWhole(outDir: string, slot: Slot, from: Generation, spares: SpareFi
 }
 
 /** The generation `slot` written whole with `files`, each of the bytes `known` hashes. */
-function writeWhole(
+async function writeWhole(
   outDir: string,
   slot: Slot,
   files: readonly OutputFile[],
   spares: SpareFiles,
   known: ReadonlyMap<string, FileFacts>,
-): Generation {
+): Promise<Generation> {
   const staged = stagedGeneration(outDir, slot, spares, { known });
   try {
     for (const f of files) staged.add(f);
-    return staged.end(false);
+    return await staged.end(false);
   } catch (err) {
-    staged.abandon();
+    await staged.abandon();
     throw err;
   }
 }
@@ -200,12 +212,14 @@ export async function writeTrees(
     const rest = await later;
     for (const f of rest) staged.add(f);
     all = rest.length === 0 ? files : [...files, ...rest];
-    first = staged.end(true);
+    first = await staged.end(true);
   } catch (err) {
-    staged.abandon();
+    await staged.abandon();
     throw err;
   }
   const other = otherSlot(live);
-  const second = linkWhole(outDir, other, first, spares) ?? writeWhole(outDir, other, all, spares, first.writer.files);
-  return { [live]: first, [other]: second } as Record<Slot, Generation>;
+  const second =
+    linkWhole(outDir, other, first, spares) ?? (await writeWhole(outDir, other, all, spares, first.writer.files));
+  const gens: Record<Slot, Generation> = live === 'a' ? { a: first, b: second } : { a: second, b: first };
+  return gens;
 }
