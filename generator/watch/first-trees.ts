@@ -1,8 +1,8 @@
 // The watch mode's two generations of the output (output/generations.ts) as its session starts:
 // the site rendered whole, written once. The tree not live is written (a staging tree, by the
-// writer's thread as a build's is, renamed into place) and goes live; the other is then made of hard links to its files (output/link-tree.ts:
-// writers only ever rename a new file over one, so two trees may share a file until one replaces
-// it). Over an output whose live tree its manifest trusts (a build's, a session's before), the
+// writer's thread as a build's is, renamed into place) and goes live; the other is then made of
+// hard links to its files (output/link-tree.ts: writers only ever rename a new file over one, so
+// two trees may share a file until one replaces it). Over an output whose live tree its manifest trusts (a build's, a session's before), the
 // first tree too starts as links to that tree's files, and only the files whose bytes differ are
 // written: a session started again over its own output writes almost nothing. Where the file
 // system makes no links, every tree is written.

@@ -1,8 +1,9 @@
 // The watch mode's two generations of the output (output/generations.ts), what is watch-specific
 // about them: each is known in memory (path → body), so that "changed" is decided without reading
-// the disk, and the tree that was live is brought up to date after a grace period. Every file is
-// written, and every manifest, by the one writer of a tree written over an earlier one
-// (output/tree-writer.ts, the one-shot rebuild's too), which keeps each file's facts as it goes.
+// the disk, and the tree that was live is brought up to date after a grace period. Both trees are
+// made at the session's start (first-trees.ts); from then on every file is written, and every
+// manifest, by the one writer of a tree written over an earlier one (output/tree-writer.ts, the
+// one-shot rebuild's too), which keeps each file's facts as it goes.
 //
 // A rebuild writes what differs into the inactive tree (its manifest removed first), which then
 // goes live with one rename; the tree that was live is brought up to date too, but only after a
