@@ -3,7 +3,9 @@
 // every 10 ms, one at a time, and one second in, an entry's text is edited (as bench/incremental.ts
 // edits it). Printed per run: the answers, their median, 99th percentile and longest, and the
 // longest few with when they came (the edit's rebuild, the rescan after it, the downloads made
-// again a second later). Never a test: figures only. See docs/performance.md, "Incremental rebuilds".
+// again a second later); and how soon the server served, over no output and, stopped, started
+// again over the output it left. Never a test: figures only. See docs/performance.md,
+// "Incremental rebuilds" and "The watch mode's start".
 //
 //   npm run bench:watch -- [--runs 3] [--seconds 6] [--edit entry|topic] [--corpus DIR] [--json FILE]
 
@@ -24,7 +26,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: npm run bench:watch -- [--runs 3] [--seconds 6] [--edit entry|topic] [--corpus DIR] [--json FILE]
 
 Serves the whole diary with npm start -- --watch, asks for an entry every 10 ms and edits another
-one second in: prints how long the answers took around the edit.
+one second in: prints how long the answers took around the edit, and how soon the server served
+(over no output, then started again over its own).
 
   --runs <n>           runs, each with a server of its own (default: 3)
   --seconds <n>        how long each run asks (default: 6)
