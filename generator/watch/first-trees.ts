@@ -83,23 +83,31 @@ function stagedGeneration(
   const staging = `${slotDir(outDir, slot)}-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   let base = from.base ?? null;
-  if (base !== null && !linkTree(base.dir, staging, 'stop')) {
-    rmSync(staging, { recursive: true, force: true });
-    base = null;
-  }
   const bodies: Tree = new Map();
   let writer: TreeWriter | null = null;
   let thread: ThreadTree | null = null;
-  if (base === null) {
-    mkdirSync(staging, { recursive: true });
-    thread = beginTree(staging);
-    thread.add(MARKER_FILE, MARKER_TEXT);
-  } else {
-    // The build's records are the session's to write (TwinTrees.record); the manifest goes with
-    // the first write (TreeWriter), the marker's.
-    for (const record of [SOURCES_FILE, BASIS_FILE, ASSETS_IGNORE_FILE]) rmSync(join(staging, record), { force: true });
-    writer = new TreeWriter(staging, copied(base.files), { hashLater: true });
-    writer.write(MARKER_FILE, MARKER_TEXT);
+  // A fault setting the tree up (a link or a write refused) leaves nothing behind.
+  try {
+    if (base !== null && !linkTree(base.dir, staging, 'stop')) {
+      rmSync(staging, { recursive: true, force: true });
+      base = null;
+    }
+    if (base === null) {
+      mkdirSync(staging, { recursive: true });
+      thread = beginTree(staging);
+      thread.add(MARKER_FILE, MARKER_TEXT);
+    } else {
+      // The build's records are the session's to write (TwinTrees.record); the manifest goes
+      // with the first write (TreeWriter), the marker's.
+      for (const record of [SOURCES_FILE, BASIS_FILE, ASSETS_IGNORE_FILE])
+        rmSync(join(staging, record), { force: true });
+      writer = new TreeWriter(staging, copied(base.files), { hashLater: true });
+      writer.write(MARKER_FILE, MARKER_TEXT);
+    }
+  } catch (err) {
+    void thread?.abandon();
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
   }
   return {
     add(f: OutputFile): void {
