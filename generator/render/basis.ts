@@ -303,7 +303,8 @@ function changedFiles(now: Sources | null, was: Sources | null): string[] | null
   return changed;
 }
 
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+/** Whether two lists hold the same items (by identity) in the same order. */
+export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 

@@ -12,6 +12,7 @@
 // - entry_topics: which entries mention which topics.
 
 import type { Entry } from '../core/model.ts';
+import { sameList } from './basis.ts';
 import type { Table } from './database-tables.ts';
 import type { RecordEdits } from './patch.ts';
 
@@ -23,11 +24,7 @@ export function tablesLeft(edits: RecordEdits, before: (position: number) => Ent
   const left = new Set<Table>(['categories', 'topic_categories']);
   const mentionsKept = edits.entries.every(({ position, entry }) => {
     const old = before(position);
-    return (
-      old !== null &&
-      old.topicIds.length === entry.topicIds.length &&
-      old.topicIds.every((id, i) => id === entry.topicIds[i])
-    );
+    return old !== null && sameList(old.topicIds, entry.topicIds);
   });
   if (edits.entries.length === 0) left.add('entries').add('entries_fts');
   if (edits.topics.length === 0) left.add('topics_fts');

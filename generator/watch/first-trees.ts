@@ -30,6 +30,9 @@ export interface Generation {
   writer: TreeWriter;
 }
 
+/** A file of the site, with the SHA-256 of its bytes when its maker has it (the downloads'). */
+export type HashedFile = OutputFile & { sha256?: string };
+
 /** The output's live tree, as its manifest (trusted: every file as written) lists it. */
 export interface LiveTree {
   dir: string;
@@ -41,11 +44,11 @@ export interface LiveTree {
  * such), and that tree's downloads when each has the bytes the manifest lists (the session serves
  * them until its own are made, as after an edit).
  */
-export function outputBefore(outDir: string): { tree: LiveTree | null; downloads: OutputFile[] | null } {
+export function outputBefore(outDir: string): { tree: LiveTree | null; downloads: HashedFile[] | null } {
   const live = liveTree(outDir);
   if (live === null) return { tree: null, downloads: null };
   const tree = { dir: live.dir, files: live.manifest.files };
-  const downloads: OutputFile[] = [];
+  const downloads: HashedFile[] = [];
   for (const path of DOWNLOADS_WITH_LIST) {
     const hash = tree.files.get(path)?.hash;
     let body: OutputFile['body'];
@@ -56,7 +59,7 @@ export function outputBefore(outDir: string): { tree: LiveTree | null; downloads
       return { tree, downloads: null };
     }
     if (hash === undefined || hashBytes(body) !== hash) return { tree, downloads: null };
-    downloads.push({ path, body });
+    downloads.push({ path, body, sha256: hash });
   }
   return { tree, downloads };
 }
@@ -110,11 +113,11 @@ function stagedGeneration(
     throw err;
   }
   return {
-    add(f: OutputFile): void {
+    add(f: HashedFile): void {
       bodies.set(f.path, f.body);
-      if (thread !== null) thread.add(f.path, f.body, from.known?.get(f.path)?.hash);
+      if (thread !== null) thread.add(f.path, f.body, f.sha256 ?? from.known?.get(f.path)?.hash);
       else if (writer !== null && base !== null) {
-        const hash = hashBytes(f.body);
+        const hash = f.sha256 ?? hashBytes(f.body);
         if (base.files.get(f.path)?.hash !== hash) writer.write(f.path, f.body, hash);
       }
     },
@@ -202,7 +205,7 @@ export async function writeTrees(
   outDir: string,
   live: Slot,
   files: readonly OutputFile[],
-  later: Promise<readonly OutputFile[]>,
+  later: Promise<readonly HashedFile[]>,
   spares: SpareFiles,
   base: LiveTree | null,
 ): Promise<Record<Slot, Generation>> {

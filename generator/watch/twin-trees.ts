@@ -25,7 +25,7 @@ import { SpareFiles } from '../output/spare-files.ts';
 import type { TreeWriter } from '../output/tree-writer.ts';
 import { sameBody } from '../render/render-site.ts';
 import { describeFault } from './describe-fault.ts';
-import { type Generation, type LiveTree, type Tree, writeTrees } from './first-trees.ts';
+import { type Generation, type HashedFile, type LiveTree, type Tree, writeTrees } from './first-trees.ts';
 import { slices } from './slices.ts';
 
 /**
@@ -182,7 +182,7 @@ export class TwinTrees {
     files: readonly OutputFile[],
     warn: (line: string) => void,
     before: LiveTree | null,
-    later: Promise<readonly OutputFile[]> = Promise.resolve([]),
+    later: Promise<readonly HashedFile[]> = Promise.resolve([]),
   ): Promise<TwinTrees> {
     const spares = new SpareFiles(besideOutput(outDir, 'spare'));
     const gens = await writeTrees(outDir, live, files, later, spares, before);
