@@ -9,7 +9,8 @@
 const NOTHING = Object.freeze({});
 
 interface Cell<V> {
-  record: object;
+  /** One record (get), or several (getOfMany: a pack of details). */
+  record: object | readonly object[];
   extras: readonly unknown[];
   body: V;
   /** The render that last asked for this cell. */
@@ -29,7 +30,12 @@ export class MemoTable<K, V = string> {
   get(key: K, record: object, extras: readonly unknown[], render: () => V): V {
     const cell = this.cells.get(key);
     const seen = this.memo.generation;
-    if (cell !== undefined && sameRecord(cell.record, record) && sameList(cell.extras, extras)) {
+    if (
+      cell !== undefined &&
+      !Array.isArray(cell.record) &&
+      sameRecord(cell.record, record) &&
+      sameList(cell.extras, extras)
+    ) {
       // The cell keeps the objects it has: the new, equal ones die young, which keeps the old
       // generation of the heap (and the pauses of collecting it) small in a long watch session.
       cell.seen = seen;
@@ -37,6 +43,27 @@ export class MemoTable<K, V = string> {
     }
     const body = render();
     this.cells.set(key, { record, extras, body, seen });
+    return body;
+  }
+
+  /**
+   * As get, for a body made of several records, each compared as get compares one: a pack of
+   * details, whose bodies are then not kept apart from it (they are its text already).
+   */
+  getOfMany(key: K, records: readonly object[], extras: readonly unknown[], render: () => V): V {
+    const cell = this.cells.get(key);
+    const seen = this.memo.generation;
+    if (
+      cell !== undefined &&
+      Array.isArray(cell.record) &&
+      sameRecords(cell.record, records) &&
+      sameList(cell.extras, extras)
+    ) {
+      cell.seen = seen;
+      return cell.body;
+    }
+    const body = render();
+    this.cells.set(key, { record: records, extras, body, seen });
     return body;
   }
 
@@ -97,6 +124,12 @@ function sameValue(a: unknown, b: unknown): boolean {
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+  return true;
+}
+
+function sameRecords(a: readonly object[], b: readonly object[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameRecord(a[i] as object, b[i] as object)) return false;
   return true;
 }
 

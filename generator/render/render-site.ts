@@ -38,7 +38,7 @@ import { downloadFiles, staticHeadersFile } from './downloads.ts';
 import { feedFiles } from './feeds.ts';
 import type { FragmentList } from './fragment-list.ts';
 import { openApiFile } from './openapi.ts';
-import type { RenderMemo } from './render-memo.ts';
+import type { MemoTable, RenderMemo } from './render-memo.ts';
 import { type SearchBasis, type SiteSearchIndex, searchIndexFiles } from './search-index.ts';
 
 /** Do two bodies hold the same bytes? (Text and bytes never compare equal: no path changes kind.) */
@@ -103,22 +103,44 @@ export function pageOf(
   return { path: pageFile(dir, page), body: renderPage(listURL, (i) => fragments.at(i) as string, pageSize, plan) };
 }
 
+/** What the detail at a position is rendered from: its record, and what else its renderer reads. */
+interface DetailInputs {
+  record: object;
+  extras: readonly unknown[];
+}
+
+/** A memo's table of packs, and what each detail is made of (the memo compares them). */
+interface PackMemo {
+  table: MemoTable<string>;
+  inputs: (position: number) => DetailInputs;
+}
+
 /**
  * The packs of a collection's details (core/packs.ts), or those of them in `only` (their files):
  * `keys` are the records' keys in the list's order, `body` renders the detail at a position.
+ * Given a memo, a pack whose records and their inputs are unchanged is reused, its details not
+ * rendered; the details are not kept apart from their packs (the watch mode held both: ≈38 MB of
+ * text twice on the whole diary).
  */
 export function* packFiles(
   collection: Collection,
   keys: readonly string[],
   body: (position: number) => string,
   only?: ReadonlySet<string>,
-  cache: Cache<string> = cacheOf<string>(undefined, 'packs'),
+  memo?: PackMemo,
 ): Generator<TextFile> {
   for (const [path, positions] of packGroups(collection, keys)) {
     if (only !== undefined && !only.has(path)) continue;
-    const records = positions.map((p) => [keys[p] as string, body(p)] as const);
     // A pack is a function of its records' keys and bodies.
-    yield { path, body: cache(path, NO_RECORD, records, () => packText(records)) };
+    const make = () => packText(positions.map((p) => [keys[p] as string, body(p)] as const));
+    if (memo === undefined) {
+      yield { path, body: make() };
+      continue;
+    }
+    const inputs = positions.map(memo.inputs);
+    const records = inputs.map((d) => d.record);
+    const extras = positions.map((p, i) => [keys[p], ...(inputs[i] as DetailInputs).extras]);
+    yield { path, body: memo.table.getOfMany(path, records, extras, make) };
   }
 }
 
@@ -209,17 +231,15 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const entryFragments = model.entries.map((e) =>
     entryItems(e.date, NO_RECORD, [e.date, e.title, e.lastModifiedTime], () => entryFragment(o, e)),
   );
-  const entryDetails = cacheOf<IsoDate>(memo, 'entry-details');
-  const packs = cacheOf<string>(memo, 'packs');
+  const packs = memo?.table<string>('packs');
+  const packMemo = (inputs: PackMemo['inputs']): PackMemo | undefined =>
+    packs === undefined ? undefined : { table: packs, inputs };
   yield* packFiles(
     'entries',
     dates,
-    (p) => {
-      const e = model.entries[p] as Entry;
-      return entryDetails(e.date, e, [], () => entryDetailBody(o, e));
-    },
+    (p) => entryDetailBody(o, model.entries[p] as Entry),
     undefined,
-    packs,
+    packMemo((p) => ({ record: model.entries[p] as Entry, extras: [] })),
   );
 
   // Categories, by slug. Both records read the category and its place in the tree.
@@ -232,16 +252,15 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const categoryFragments = model.categories.map((c) =>
     categoryItems(c.slug, c, related(c.slug), () => categoryFragment(o, model, c)),
   );
-  const categoryDetails = cacheOf<string>(memo, 'category-details');
   yield* packFiles(
     'categories',
     model.categories.map((c) => c.slug),
-    (p) => {
-      const c = model.categories[p] as Category;
-      return categoryDetails(c.slug, c, related(c.slug), () => pretty(categoryDetail(o, model, c)));
-    },
+    (p) => pretty(categoryDetail(o, model, model.categories[p] as Category)),
     undefined,
-    packs,
+    packMemo((p) => {
+      const c = model.categories[p] as Category;
+      return { record: c, extras: related(c.slug) };
+    }),
   );
 
   // Topics, by id. The detail also reads the entries that mention the topic.
@@ -256,16 +275,15 @@ function* renderRecords(model: Model, memo: RenderMemo | undefined, options: Ren
   const keptTopicItems =
     memo !== undefined || options.fragments !== undefined ? model.topics.map((_, p) => topicItemAt(p)) : null;
   const topicFragments: FragmentList = keptTopicItems ?? { length: model.topics.length, at: topicItemAt };
-  const topicDetails = cacheOf<number>(memo, 'topic-details');
   yield* packFiles(
     'topics',
     model.topics.map((t) => String(t.id)),
-    (p) => {
-      const t = model.topics[p] as Topic;
-      return topicDetails(t.id, t, [model.topicEntries.get(t.id)], () => topicDetailBody(o, t, model.topicEntries));
-    },
+    (p) => topicDetailBody(o, model.topics[p] as Topic, model.topicEntries),
     undefined,
-    packs,
+    packMemo((p) => {
+      const t = model.topics[p] as Topic;
+      return { record: t, extras: [model.topicEntries.get(t.id)] };
+    }),
   );
 
   // Every page of every pre-rendered list.
