@@ -137,7 +137,7 @@ export function* packFiles(
       yield { path, body: make() };
       continue;
     }
-    const inputs = positions.map(memo.inputs);
+    const inputs = positions.map((p) => memo.inputs(p));
     const records = inputs.map((d) => d.record);
     const extras = positions.map((p, i) => [keys[p], ...(inputs[i] as DetailInputs).extras]);
     yield { path, body: memo.table.getOfMany(path, records, extras, make) };
