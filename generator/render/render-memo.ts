@@ -28,22 +28,7 @@ export class MemoTable<K, V = string> {
 
   /** The body rendered from `record` and `extras`, rendering it only if one of them changed. */
   get(key: K, record: object, extras: readonly unknown[], render: () => V): V {
-    const cell = this.cells.get(key);
-    const seen = this.memo.generation;
-    if (
-      cell !== undefined &&
-      !Array.isArray(cell.record) &&
-      sameRecord(cell.record, record) &&
-      sameList(cell.extras, extras)
-    ) {
-      // The cell keeps the objects it has: the new, equal ones die young, which keeps the old
-      // generation of the heap (and the pauses of collecting it) small in a long watch session.
-      cell.seen = seen;
-      return cell.body;
-    }
-    const body = render();
-    this.cells.set(key, { record, extras, body, seen });
-    return body;
+    return this.kept(key, record, extras, render, (was) => !Array.isArray(was) && sameRecord(was, record));
   }
 
   /**
@@ -51,19 +36,27 @@ export class MemoTable<K, V = string> {
    * details, whose bodies are then not kept apart from it (they are its text already).
    */
   getOfMany(key: K, records: readonly object[], extras: readonly unknown[], render: () => V): V {
+    return this.kept(key, records, extras, render, (was) => Array.isArray(was) && sameRecords(was, records));
+  }
+
+  /** The cell's body when `same` holds of its record and its extras are the same; else rendered and kept. */
+  private kept(
+    key: K,
+    record: Cell<V>['record'],
+    extras: readonly unknown[],
+    render: () => V,
+    same: (was: Cell<V>['record']) => boolean,
+  ): V {
     const cell = this.cells.get(key);
     const seen = this.memo.generation;
-    if (
-      cell !== undefined &&
-      Array.isArray(cell.record) &&
-      sameRecords(cell.record, records) &&
-      sameList(cell.extras, extras)
-    ) {
+    if (cell !== undefined && same(cell.record) && sameList(cell.extras, extras)) {
+      // The cell keeps the objects it has: the new, equal ones die young, which keeps the old
+      // generation of the heap (and the pauses of collecting it) small in a long watch session.
       cell.seen = seen;
       return cell.body;
     }
     const body = render();
-    this.cells.set(key, { record: records, extras, body, seen });
+    this.cells.set(key, { record, extras, body, seen });
     return body;
   }
 

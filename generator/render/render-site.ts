@@ -137,9 +137,10 @@ export function* packFiles(
       yield { path, body: make() };
       continue;
     }
+    // A record's key is one of its fields, which the memo compares.
     const inputs = positions.map((p) => memo.inputs(p));
     const records = inputs.map((d) => d.record);
-    const extras = positions.map((p, i) => [keys[p], ...(inputs[i] as DetailInputs).extras]);
+    const extras = inputs.map((d) => d.extras);
     yield { path, body: memo.table.getOfMany(path, records, extras, make) };
   }
 }
