@@ -68,6 +68,26 @@ export function outputBefore(outDir: string): { tree: LiveTree | null; downloads
 const copied = (files: ReadonlyMap<string, FileFacts>): Map<string, FileFacts> =>
   new Map([...files].map(([path, f]): [string, FileFacts] => [path, { ...f }]));
 
+/** Where generation `slot` is made before it takes its place: cleared of this process's leftover. */
+function freshStaging(outDir: string, slot: Slot): string {
+  const staging = `${slotDir(outDir, slot)}-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  return staging;
+}
+
+/** Makes `staging` a tree of links to the files of `from`; false, and nothing left, where the file system makes none. */
+function linkedStaging(from: string, staging: string): boolean {
+  if (linkTree(from, staging, 'stop')) return true;
+  rmSync(staging, { recursive: true, force: true });
+  return false;
+}
+
+/** Puts `staging` in the place of generation `slot` (the tree there before is discarded). */
+function placeStaging(outDir: string, slot: Slot, staging: string): void {
+  void discard(slotDir(outDir, slot), outDir);
+  renameSync(staging, slotDir(outDir, slot));
+}
+
 /**
  * The generation `slot` of `outDir` being written whole: a staging tree given its files as they
  * come (`add`), then renamed into place (`end`), the output pointed at it when `live`. A new tree
@@ -83,18 +103,14 @@ function stagedGeneration(
   spares: SpareFiles,
   from: { base?: LiveTree | null; known?: ReadonlyMap<string, FileFacts> },
 ) {
-  const staging = `${slotDir(outDir, slot)}-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
+  const staging = freshStaging(outDir, slot);
   let base = from.base ?? null;
   const bodies: Tree = new Map();
   let writer: TreeWriter | null = null;
   let thread: ThreadTree | null = null;
   // A fault setting the tree up (a link or a write refused) leaves nothing behind.
   try {
-    if (base !== null && !linkTree(base.dir, staging, 'stop')) {
-      rmSync(staging, { recursive: true, force: true });
-      base = null;
-    }
+    if (base !== null && !linkedStaging(base.dir, staging)) base = null;
     if (base === null) {
       mkdirSync(staging, { recursive: true });
       thread = beginTree(staging);
@@ -131,8 +147,7 @@ function stagedGeneration(
         writer.removeEmptyDirs(gone);
         facts = writer.facts();
       } else throw new Error('a staged generation without a writer');
-      void discard(slotDir(outDir, slot), outDir);
-      renameSync(staging, slotDir(outDir, slot));
+      placeStaging(outDir, slot, staging);
       if (live) pointAt(outDir, slot);
       // A rename moves no file: the facts hold in the tree's place. Its later writes (a few files
       // an edit) go through spare files; the staging tree's, every file of the site at once, would
@@ -154,15 +169,10 @@ function stagedGeneration(
  * made whole); null when the file system makes no such links.
  */
 function linkWhole(outDir: string, slot: Slot, from: Generation, spares: SpareFiles): Generation | null {
-  const staging = `${slotDir(outDir, slot)}-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
+  const staging = freshStaging(outDir, slot);
   try {
-    if (!linkTree(from.writer.dir, staging, 'stop')) {
-      rmSync(staging, { recursive: true, force: true });
-      return null;
-    }
-    void discard(slotDir(outDir, slot), outDir);
-    renameSync(staging, slotDir(outDir, slot));
+    if (!linkedStaging(from.writer.dir, staging)) return null;
+    placeStaging(outDir, slot, staging);
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     throw err;
@@ -231,6 +241,5 @@ export async function writeTrees(
   const other = otherSlot(live);
   const second =
     linkWhole(outDir, other, first, spares) ?? (await writeWhole(outDir, other, all, spares, first.writer.files));
-  const gens: Record<Slot, Generation> = live === 'a' ? { a: first, b: second } : { a: second, b: first };
-  return gens;
+  return live === 'a' ? { a: first, b: second } : { a: second, b: first };
 }
