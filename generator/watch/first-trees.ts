@@ -104,24 +104,26 @@ function stagedGeneration(
   from: { base?: LiveTree | null; known?: ReadonlyMap<string, FileFacts> },
 ) {
   const staging = freshStaging(outDir, slot);
-  let base = from.base ?? null;
   const bodies: Tree = new Map();
-  let writer: TreeWriter | null = null;
-  let thread: ThreadTree | null = null;
+  // Written whole by the writer's thread, or linked to `base` and written where it differs.
+  let sink: { thread: ThreadTree } | { base: LiveTree; writer: TreeWriter };
   // A fault setting the tree up (a link or a write refused) leaves nothing behind.
+  let thread: ThreadTree | undefined;
   try {
-    if (base !== null && !linkedStaging(base.dir, staging)) base = null;
-    if (base === null) {
-      mkdirSync(staging, { recursive: true });
-      thread = beginTree(staging);
-      thread.add(MARKER_FILE, MARKER_TEXT);
-    } else {
+    const base = from.base ?? null;
+    if (base !== null && linkedStaging(base.dir, staging)) {
       // The build's records are the session's to write (TwinTrees.record); the manifest goes
       // with the first write (TreeWriter), the marker's.
       for (const record of [SOURCES_FILE, BASIS_FILE, ASSETS_IGNORE_FILE])
         rmSync(join(staging, record), { force: true });
-      writer = new TreeWriter(staging, copied(base.files), { hashLater: true });
+      const writer = new TreeWriter(staging, copied(base.files), { hashLater: true });
       writer.write(MARKER_FILE, MARKER_TEXT);
+      sink = { base, writer };
+    } else {
+      mkdirSync(staging, { recursive: true });
+      thread = beginTree(staging);
+      thread.add(MARKER_FILE, MARKER_TEXT);
+      sink = { thread };
     }
   } catch (err) {
     void thread?.abandon();
@@ -131,22 +133,23 @@ function stagedGeneration(
   return {
     add(f: HashedFile): void {
       bodies.set(f.path, f.body);
-      if (thread !== null) thread.add(f.path, f.body, f.sha256 ?? from.known?.get(f.path)?.hash);
-      else if (writer !== null && base !== null) {
+      if ('thread' in sink) sink.thread.add(f.path, f.body, f.sha256 ?? from.known?.get(f.path)?.hash);
+      else {
         const hash = f.sha256 ?? hashBytes(f.body);
-        if (base.files.get(f.path)?.hash !== hash) writer.write(f.path, f.body, hash);
+        if (sink.base.files.get(f.path)?.hash !== hash) sink.writer.write(f.path, f.body, hash);
       }
     },
     async end(live: boolean): Promise<Generation> {
       let facts: Map<string, FileFacts>;
-      if (thread !== null) facts = (await thread.end()).files;
-      else if (writer !== null && base !== null) {
+      if ('thread' in sink) facts = (await sink.thread.end()).files;
+      else {
+        const { base, writer } = sink;
         // The files of the tree it started from that this one does not hold.
         const gone = [...base.files.keys()].filter((path) => path !== MARKER_FILE && !bodies.has(path));
         for (const path of gone) writer.remove(path);
         writer.removeEmptyDirs(gone);
         facts = writer.facts();
-      } else throw new Error('a staged generation without a writer');
+      }
       placeStaging(outDir, slot, staging);
       if (live) pointAt(outDir, slot);
       // A rename moves no file: the facts hold in the tree's place. Its later writes (a few files
@@ -158,7 +161,7 @@ function stagedGeneration(
       };
     },
     async abandon(): Promise<void> {
-      await thread?.abandon();
+      if ('thread' in sink) await sink.thread.abandon();
       rmSync(staging, { recursive: true, force: true });
     },
   };
