@@ -141,6 +141,38 @@ describe('search answers', () => {
     expect(plague.json.results[1].snippet).toBe('<mark>Lute</mark>');
   });
 
+  it('gives a search asked again, and others showing the same records, the bytes of a first asking', async () => {
+    // Kept bytes (the files' own objects) let the core keep each record's parsed detail, its kept
+    // fields and the items it gave each search; copies make every answer a first one. Seven
+    // searches show the same entries with other snippets, more than a record keeps items for.
+    const fresh = (file: string) => {
+      const bytes = files.get(file);
+      return bytes === undefined ? null : new Uint8Array(bytes);
+    };
+    const searches = [
+      'search=plague',
+      'search=bed',
+      'search=%22so+to+bed%22',
+      'search=office+or+plague',
+      'search=plague&ordering=relevance',
+      'search=early+-lute',
+      'search=near&page=2',
+    ];
+    let snippets = new Set<string>();
+    for (const round of [0, 1, 2])
+      for (const [i, q] of searches.entries()) {
+        // Each round in another order, so that a record's kept items are found, missed and cleared.
+        const target = `/api/v1/entries?${searches[(i * (round + 1)) % searches.length] ?? q}`;
+        const kept = await get(target);
+        const first = await get(target, fresh);
+        expect(kept.status).toBe(200);
+        expect(kept.text).toBe(first.text);
+        if (round === 0) snippets = new Set([...snippets, kept.json.results[0].snippet]);
+      }
+    // The searches do show the first entry with different snippets.
+    expect(snippets.size).toBeGreaterThanOrEqual(5);
+  });
+
   it('answers an empty search with the same bytes as none', async () => {
     expect((await get('/api/v1/entries?search=')).text).toBe((await get('/api/v1/entries')).text);
     expect((await get('/api/v1/topics?search=&page=1')).text).toBe((await get('/api/v1/topics')).text);

@@ -130,7 +130,21 @@ interface Searchable {
    */
   kept: Array<KeptField | undefined>;
   snippets: number;
+  /**
+   * The item with its snippet as given for the last searches that showed the record, by search
+   * (searchKey): the same search asked again (an edge isolate keeps no answers) cuts no excerpt,
+   * nor makes the record's fields kept as a new one would. At most SHOWN_KEPT.
+   */
+  shown: Map<string, string>;
 }
+
+const SHOWN_KEPT = 4;
+
+/**
+ * What a record's snippet follows from: the parsed query (its terms, and the clauses the places
+ * of its first occurrences are found by) and the ordering. Equal keys, equal snippets.
+ */
+const searchKey = (query: SearchQuery, ordering: Ordering): string => `${ordering} ${JSON.stringify(query.clauses)}`;
 
 const parsedDetails = new WeakMap<Uint8Array, Searchable>();
 
@@ -158,8 +172,8 @@ function searchable(collection: SearchCollection, bytes: Uint8Array): Searchable
   const d = JSON.parse(decoder.decode(bytes)) as EntryDetail & TopicDetail;
   found =
     collection === 'entries'
-      ? { head: openFragment(entryItemOf(d)), fields: entryFields(d), kept: [], snippets: 0 }
-      : { head: openFragment(topicItemOf(d)), fields: topicFields(d), kept: [], snippets: 0 };
+      ? { head: openFragment(entryItemOf(d)), fields: entryFields(d), kept: [], snippets: 0, shown: new Map() }
+      : { head: openFragment(topicItemOf(d)), fields: topicFields(d), kept: [], snippets: 0, shown: new Map() };
   parsedDetails.set(bytes, found);
   return found;
 }
@@ -234,6 +248,7 @@ async function runSearch(
     matches = matches.filter((doc) => set.has(doc));
   }
   const wanted = query.clauses.flat().filter((term) => !term.negated);
+  const asked = searchKey(query, ordering);
   return recordPage(
     {
       collection,
@@ -245,6 +260,8 @@ async function runSearch(
       // recordPage gives the bytes of each record's detail (fileOf).
       fragment: (doc, bytes) => {
         const record = searchable(collection, bytes as Uint8Array);
+        const given = record.shown.get(asked);
+        if (given !== undefined) return given;
         record.snippets++;
         const keptOf = (field: number): KeptField => {
           let kept = record.kept[field];
@@ -255,10 +272,13 @@ async function runSearch(
           return kept;
         };
         // The item's fields in the contract's order, then the snippet.
-        return withSnippet(
+        const fragment = withSnippet(
           record.head,
           snippetOf(record.fields, wanted, found.firstAt(doc), record.snippets > 1 ? keptOf : undefined),
         );
+        if (record.shown.size >= SHOWN_KEPT) record.shown.clear();
+        record.shown.set(asked, fragment);
+        return fragment;
       },
     },
     site,
