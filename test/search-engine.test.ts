@@ -5,7 +5,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fields } from '../generator/core/search/documents.ts';
-import { type DocumentStats, FIELD_COUNT, search, searchWithPlaces } from '../generator/core/search/engine.ts';
+import {
+  type DocumentStats,
+  FIELD_COUNT,
+  fitsDocuments,
+  search,
+  searchWithPlaces,
+} from '../generator/core/search/engine.ts';
 import { parseSearchDocs } from '../generator/core/search/index-file.ts';
 import {
   DIGITS,
@@ -269,6 +275,37 @@ describe('the index changed a document at a time (the watch mode)', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('postings checked against their statistics', () => {
+  // Two documents: fields of 3, 0 and 2 words (positions 0-2, then 4, then 5-6: one position
+  // between two fields), and of 1, 1 and 1 (0, 2, 4).
+  const stats = { count: 2, lengths: [3, 0, 2, 1, 1, 1] };
+  it("take a position up to its document's last word, and refuse one past it", () => {
+    expect(fitsDocuments(postingsOf([[0, [0, 6]]]), stats)).toBe(true);
+    expect(fitsDocuments(postingsOf([[0, [7]]]), stats)).toBe(false);
+    expect(
+      fitsDocuments(
+        postingsOf([
+          [0, [2]],
+          [1, [4]],
+        ]),
+        stats,
+      ),
+    ).toBe(true);
+    expect(
+      fitsDocuments(
+        postingsOf([
+          [0, [2]],
+          [1, [5]],
+        ]),
+        stats,
+      ),
+    ).toBe(false);
+  });
+  it('refuse a document past the count', () => {
+    expect(fitsDocuments(postingsOf([[2, [0]]]), stats)).toBe(false);
   });
 });
 

@@ -44,11 +44,14 @@ const fitting = new WeakMap<Postings, DocumentStats['lengths']>();
 export function fitsDocuments(postings: Postings, stats: Pick<DocumentStats, 'count' | 'lengths'>): boolean {
   if (fitting.get(postings) === stats.lengths) return true;
   const { docs, at, positions, size } = postings;
+  const { lengths } = stats;
   if (size > 0 && (docs[size - 1] as number) >= stats.count) return false;
   for (let i = 0; i < size; i++) {
-    const doc = docs[i] as number;
-    const last = FIELD_COUNT - 1;
-    const end = (fieldStarts(stats.lengths, doc)[last] as number) + (stats.lengths[doc * FIELD_COUNT + last] as number);
+    // Past the document's last word: its fields' words and a position between two fields
+    // (fieldStarts), summed here rather than through an array a document.
+    const first = (docs[i] as number) * FIELD_COUNT;
+    let end = FIELD_COUNT - 1;
+    for (let f = 0; f < FIELD_COUNT; f++) end += lengths[first + f] as number;
     if ((positions[(at[i + 1] as number) - 1] as number) >= end) return false;
   }
   fitting.set(postings, stats.lengths);
