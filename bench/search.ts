@@ -22,6 +22,7 @@ import { parseCommand, STANDARD_HELP, STANDARD_OPTIONS, wholeNumber } from '../g
 import { readContent, validate } from '../generator/content/load.ts';
 import { SITE_INDEX_FILE } from '../generator/core/files.ts';
 import { handle } from '../generator/core/handler.ts';
+import { fnv1a } from '../generator/core/hash.ts';
 import { entryFields, topicFields } from '../generator/core/search/documents.ts';
 import { searchIndexFiles } from '../generator/render/search-index.ts';
 import { readBuiltSite } from './built-site.ts';
@@ -109,15 +110,10 @@ for (const e of model.entries) {
   for (const w of words) documentsOf.set(w, (documentsOf.get(w) ?? 0) + 1);
 }
 const asked = new Set(requests.flatMap((r) => r.query.toLowerCase().match(/[a-z]{4,}/g) ?? []));
-const fnv = (w: string) => {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-};
 const newWords = [...documentsOf]
   .filter(([w, n]) => n >= 50 && n <= 2000 && !asked.has(w))
   .map(([w]) => w)
-  .sort((a, b) => fnv(a) - fnv(b) || (a < b ? -1 : 1))
+  .sort((a, b) => fnv1a(a) - fnv1a(b) || (a < b ? -1 : 1))
   .slice(0, NEW_WORDS);
 const freshMicros: number[] = [];
 for (const w of newWords) {

@@ -282,30 +282,25 @@ describe('postings checked against their statistics', () => {
   // Two documents: fields of 3, 0 and 2 words (positions 0-2, then 4, then 5-6: one position
   // between two fields), and of 1, 1 and 1 (0, 2, 4).
   const stats = { count: 2, lengths: [3, 0, 2, 1, 1, 1] };
+  const fits = (list: Array<[number, number[]]>) => fitsDocuments(postingsOf(list), stats);
   it("take a position up to its document's last word, and refuse one past it", () => {
-    expect(fitsDocuments(postingsOf([[0, [0, 6]]]), stats)).toBe(true);
-    expect(fitsDocuments(postingsOf([[0, [7]]]), stats)).toBe(false);
+    expect(fits([[0, [0, 6]]])).toBe(true);
+    expect(fits([[0, [7]]])).toBe(false);
     expect(
-      fitsDocuments(
-        postingsOf([
-          [0, [2]],
-          [1, [4]],
-        ]),
-        stats,
-      ),
+      fits([
+        [0, [2]],
+        [1, [4]],
+      ]),
     ).toBe(true);
     expect(
-      fitsDocuments(
-        postingsOf([
-          [0, [2]],
-          [1, [5]],
-        ]),
-        stats,
-      ),
+      fits([
+        [0, [2]],
+        [1, [5]],
+      ]),
     ).toBe(false);
   });
   it('refuse a document past the count', () => {
-    expect(fitsDocuments(postingsOf([[2, [0]]]), stats)).toBe(false);
+    expect(fits([[2, [0]]])).toBe(false);
   });
 });
 
